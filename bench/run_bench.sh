@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Benchmark tlscope against plain file I/O on synthetic TORCH_TRACE logs.
+#
+#   bash bench/run_bench.sh [BINARY] [SIZES_MB...]          (default: build/tlscope 100 1000)
+#   bash bench/run_bench.sh [BINARY] --ranks 64 --rank-mb 50 (multi-rank, --all-ranks-html)
+#
+# Options: --seed N (generator seed, default 1), --repeat N (runs per measurement,
+# best time / highest RSS kept, default 1), --keep-out (keep the report folders).
+# Work dir: $TLSCOPE_BENCH_DIR (default /tmp/tlscope_bench). Generated logs are kept
+# there and reused when a later run asks for the same size and seed.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+GEN="$HERE/gen_trace.py"
+WORK="${TLSCOPE_BENCH_DIR:-/tmp/tlscope_bench}"
+
+BIN="$ROOT/build/tlscope"
+SIZES=()
+RANKS=0
+RANK_MB=50
+SEED=1
+REPEAT=1
+KEEP_OUT=0
+
+usage() { sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+
+first=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage 0 ;;
+    --ranks) RANKS="$2"; shift 2 ;;
+    --rank-mb) RANK_MB="$2"; shift 2 ;;
+    --seed) SEED="$2"; shift 2 ;;
+    --repeat) REPEAT="$2"; shift 2 ;;
+    --keep-out) KEEP_OUT=1; shift ;;
+    -*) echo "unknown option: $1" >&2; usage 2 ;;
+    *)
+      if [[ "$1" =~ ^[0-9]+([.][0-9]+)?$ ]]; then SIZES+=("$1")
+      elif [ $first -eq 1 ]; then BIN="$1"
+      else echo "unexpected argument: $1" >&2; usage 2
+      fi
+      shift ;;
+  esac
+  first=0
+done
+[ ${#SIZES[@]} -eq 0 ] && SIZES=(100 1000)
+
+# Resolve the binary to an absolute path (we never cd, but be explicit in the output).
+case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
+if [ ! -x "$BIN" ]; then
+  echo "error: binary not found or not executable: $BIN (build it first, or pass its path)" >&2
+  exit 1
+fi
+LOGS="$WORK/logs"   # stdout/stderr/time of every measured command
+mkdir -p "$WORK" "$LOGS"
+
+# ---------------------------------------------------------------------------
+# Timing.  Wall time comes from `date +%s%N` around the command (ms resolution;
+# /usr/bin/time's %e has only 10 ms).  Peak RSS comes from GNU time's %M, or,
+# if /usr/bin/time is missing, from getrusage(RUSAGE_CHILDREN) in a tiny
+# Python wrapper (which then also supplies the wall time).  RSS is in KiB.
+# ---------------------------------------------------------------------------
+if [ -x /usr/bin/time ]; then
+  PY_TIMER=0
+  rss_wrap() { /usr/bin/time -f '%e %M' -o "$1" "${@:2}"; }
+else
+  PY_TIMER=1  # the wrapper times the child itself, so Python's start-up is not counted
+  rss_wrap() {
+    python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+t = time.perf_counter()
+rc = subprocess.call(cmd)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(out, "w") as f:
+    f.write("%.3f %d\n" % (time.perf_counter() - t, r.ru_maxrss))  # ru_maxrss is KiB on Linux
+sys.exit(rc)
+PY
+  }
+fi
+
+# measure LABEL CMD... -> sets M_SEC (best of $REPEAT), M_RSS_KB (max); logs stderr
+# of the last run to $LOGS/LABEL.stderr.  Returns the command's exit status.
+measure() {
+  local label="$1"; shift
+  local best="" rss=0 i t0 t1 sec r rc=0
+  for ((i = 0; i < REPEAT; i++)); do
+    t0=$(date +%s%N)
+    rss_wrap "$LOGS/$label.time" "$@" >"$LOGS/$label.stdout" 2>"$LOGS/$label.stderr" || rc=$?
+    t1=$(date +%s%N)
+    [ $rc -ne 0 ] && break
+    sec=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+    [ "$PY_TIMER" -eq 1 ] && sec=$(awk '{ print $1 }' "$LOGS/$label.time" | tail -1)
+    r=$(awk '{ print $2 }' "$LOGS/$label.time" | tail -1)
+    if [ -z "$best" ] || awk -v a="$sec" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$sec; fi
+    [ "${r:-0}" -gt "$rss" ] && rss=$r
+  done
+  M_SEC="${best:-nan}"; M_RSS_KB=$rss
+  return $rc
+}
+
+bytes_of() { du -sb "$@" | awk '{ s += $1 } END { print s }'; }
+
+check_space() {  # need ~ input x 5 free (log copy + report, which is larger than the log)
+  local need_mb="$1" free_mb
+  free_mb=$(df -Pm "$WORK" | awk 'NR == 2 { print $4 }')
+  if [ "$free_mb" -lt "$need_mb" ]; then
+    echo "warning: only ${free_mb} MB free in $WORK, this run may need ~${need_mb} MB" >&2
+  fi
+}
+
+# Generate once; a sidecar "<path>.ok" records the byte size of a complete
+# generation so an interrupted or different-size file is never reused.
+ensure_log() {
+  local log="$1" mb="$2"
+  if [ -f "$log.ok" ] && [ -f "$log" ] && [ "$(cat "$log.ok")" = "$(stat -c %s "$log")" ]; then
+    echo "reusing $log" >&2; return
+  fi
+  rm -f "$log.ok"
+  python3 "$GEN" "$log" --size-mb "$mb" --seed "$SEED" >&2
+  stat -c %s "$log" >"$log.ok"
+}
+
+ensure_rank_dir() {
+  local dir="$1" k="$2" mb="$3"
+  if [ -f "$dir.ok" ] && [ -d "$dir" ] && [ "$(cat "$dir.ok")" = "$(bytes_of "$dir"/*.log)" ]; then
+    echo "reusing $dir" >&2; return
+  fi
+  rm -rf "$dir" "$dir.ok"
+  python3 "$GEN" --ranks "$k" --out-dir "$dir" --size-mb "$mb" --seed "$SEED" >&2
+  bytes_of "$dir"/*.log >"$dir.ok"
+}
+
+ROWS=()
+FAILED=0
+# row SIZE_BYTES CAT_S CP_S TOOL_S RSS_KB STATUS
+row() {
+  ROWS+=("$(awk -v b="$1" -v c="$2" -v p="$3" -v t="$4" -v r="$5" -v st="$6" 'BEGIN {
+    mb = b / 1e6
+    if (st != "ok") { printf "%10.1f %8.3f %8.3f %10s %8s %8s %12s", mb, c, p, st, "-", "-", "-"; exit }
+    printf "%10.1f %8.3f %8.3f %10.3f %8.1f %8.2f %12.1f", mb, c, p, t, (t > 0 ? mb / t : 0), (p > 0 ? t / p : 0), r / 1024 }')")
+}
+
+print_table() {
+  echo
+  echo "binary: $BIN"
+  echo "page cache: inputs were read once with cat before timing (warm cache; dropping caches needs root)."
+  printf "%10s %8s %8s %10s %8s %8s %12s\n" "size_MB" "cat_s" "cp_s" "tlscope_s" "MB/s" "x_cp" "peak_RSS_MB"
+  local r
+  for r in "${ROWS[@]}"; do echo "$r"; done
+}
+
+# bench_input LABEL COPY_PATH OUTDIR INPUT... -- TOOL_ARGS...
+# Warm the cache, then time cat, cp and the tool on the same input; appends a table row.
+bench_input() {
+  local label="$1" copy="$2" out="$3"; shift 3
+  local inputs=() status=ok cat_s cp_s size
+  while [ "$1" != "--" ]; do inputs+=("$1"); shift; done; shift
+  size=$(bytes_of "${inputs[@]}")
+  cat "${inputs[@]}" >/dev/null                      # warm the page cache (not timed)
+  measure "$label.cat" sh -c 'cat "$@" >/dev/null' sh "${inputs[@]}"; cat_s=$M_SEC
+  rm -rf "$copy"
+  if [ ${#inputs[@]} -eq 1 ] && [ -f "${inputs[0]}" ]; then
+    measure "$label.cp" cp "${inputs[0]}" "$copy"
+  else
+    mkdir -p "$copy"
+    measure "$label.cp" cp "${inputs[@]}" "$copy/"
+  fi
+  cp_s=$M_SEC
+  rm -rf "$copy"
+  echo "running: $BIN $* " >&2
+  if ! measure "$label.tlscope" "$BIN" "$@"; then
+    status=FAIL; FAILED=1
+    echo "tlscope failed on $label; last lines of stderr:" >&2
+    tail -n 15 "$LOGS/$label.tlscope.stderr" >&2 || true
+  else
+    echo "  report: $out ($(du -sm "$out" 2>/dev/null | cut -f1) MB)" >&2
+  fi
+  row "$size" "$cat_s" "$cp_s" "$M_SEC" "$M_RSS_KB" "$status"
+  [ "$KEEP_OUT" -eq 1 ] || rm -rf "$out"
+}
+
+if [ "$RANKS" -gt 0 ]; then
+  dir="$WORK/ranks_${RANKS}x${RANK_MB}mb_seed${SEED}"
+  check_space $(( RANKS * ${RANK_MB%.*} * 6 + 100 ))
+  ensure_rank_dir "$dir" "$RANKS" "$RANK_MB"
+  out="$WORK/out_ranks_${RANKS}x${RANK_MB}mb"
+  bench_input "ranks_${RANKS}x${RANK_MB}" "$WORK/copy_ranks" "$out" "$dir"/*.log -- \
+    "$dir" --all-ranks-html -o "$out" --overwrite --no-browser
+  echo; echo "multi-rank: $RANKS ranks x ~$RANK_MB MB ($dir)"
+else
+  for mb in "${SIZES[@]}"; do
+    log="$WORK/trace_${mb}mb_seed${SEED}.log"
+    check_space $(( ${mb%.*} * 6 + 100 ))
+    ensure_log "$log" "$mb"
+    out="$WORK/out_${mb}mb"
+    bench_input "size_${mb}" "$WORK/copy_${mb}mb.log" "$out" "$log" -- \
+      "$log" -o "$out" --overwrite --no-browser
+  done
+fi
+print_table
+exit "$FAILED"

@@ -1,0 +1,151 @@
+// tlscope command line: tlparse's options and exit codes (REPORT_FEATURES
+// F6-F10). Parsing, progress and exit codes only; the work is in report/.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/progress.h"
+#include "io/input_path.h"
+#include "report/pipeline.h"
+
+namespace {
+
+struct Args {
+  std::string path;
+  std::string out = "tl_out";
+  bool latest = false, overwrite = false, strict = false, strict_compile_id = false;
+  bool no_browser = false, verbose = false, plain_text = false, export_mode = false;
+  bool provenance = false, all_ranks = false;
+  std::string custom_header;
+};
+
+int fail(const std::string& msg) {
+  std::fprintf(stderr, "Error: %s\n", msg.c_str());
+  return 1;
+}
+
+// Opens the report with the platform's opener; a failure only warns.
+void open_in_browser(const std::string& file) {
+#ifdef __APPLE__
+  const char* opener = "open";
+#else
+  const char* opener = "xdg-open";
+#endif
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    ::execlp(opener, opener, file.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    std::fprintf(stderr, "Could not open a browser; the report is at %s\n", file.c_str());
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string s = "tlscope";
+  for (int i = 1; i < argc; ++i) {
+    s += ' ';
+    s += argv[i];
+  }
+  return s;
+}
+
+int run(const Args& a, const std::string& cmdline) {
+  if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
+  if (a.all_ranks) return fail("--all-ranks-html is not implemented yet in this version of tlscope");
+  if (a.export_mode) return fail("--export is not implemented yet in this version of tlscope");
+  if (a.provenance)
+    return fail("--inductor-provenance is not implemented yet in this version of tlscope");
+
+  std::string log, error;
+  if (!tlscope::io::resolve_input(a.path, a.latest, &log, &error)) return fail(error);
+  if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
+
+  tlscope::report::Options opts;
+  opts.plain_text = a.plain_text;
+  opts.verbose = a.verbose;
+  opts.strict = a.strict;
+  opts.strict_compile_id = a.strict_compile_id;
+  opts.custom_header_html = a.custom_header;
+  opts.command_line = cmdline;
+
+  struct stat st{};
+  ::stat(log.c_str(), &st);
+  tlscope::cli::Progress bar(static_cast<uint64_t>(st.st_size));
+  auto result = tlscope::report::build_report(
+      log, a.out, opts, [&](uint64_t done, uint64_t total) { bar.update(done, total); });
+  bar.finish();
+  const auto& stats = result.model.stats;
+  std::fprintf(stderr, "%s\n", stats.to_string().c_str());
+  if (!stats.unknown_names.empty()) {
+    std::string names;
+    for (const auto& [k, n] : stats.unknown_names) names += (names.empty() ? "" : ", ") + k;
+    std::fprintf(stderr, "Unknown fields: {%s} (not rendered)\n", names.c_str());
+  }
+  if (!result.ok) return fail(result.error);
+
+  if (a.strict && stats.strict_failures() > 0) {
+    std::string parts;
+    for (auto [name, v] : stats.nonzero())
+      if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
+        parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
+    return fail(fmt::format("--strict: {} log line(s) could not be used ({}); the report was "
+                            "written to {}",
+                            stats.strict_failures(), parts, a.out));
+  }
+  if (a.strict_compile_id) {
+    for (const auto& e : result.model.index.entries())
+      if (!e.id) return fail("Some log entries did not have compile id");
+  }
+  std::string index = (std::filesystem::path(a.out) / "index.html").string();
+  if (!a.no_browser) open_in_browser(index);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible)",
+               "tlscope"};
+  Args a;
+  app.set_version_flag("-V,--version", std::string("tlscope ") + TLSCOPE_VERSION);
+  app.add_option("path", a.path, "Trace log (plain, .gz or .zst), or a folder with --latest")
+      ->required();
+  app.add_option("-o", a.out, "Output folder (default: tl_out)");
+  app.add_flag("--latest", a.latest, "Read the newest file in the folder PATH");
+  app.add_flag("--overwrite", a.overwrite, "Replace the output folder if it holds a report");
+  app.add_flag("--strict", a.strict, "Exit 1 if any log line could not be used");
+  app.add_flag("--strict-compile-id", a.strict_compile_id,
+               "Exit 1 if any record had an invalid compile id");
+  app.add_flag("--no-browser", a.no_browser, "Do not open the report in a browser");
+  app.add_option("--custom-header-html", a.custom_header,
+                 "HTML inserted at the top of index.html (not escaped)");
+  app.add_flag("-v,--verbose", a.verbose, "Print every unknown key and every bad line");
+  app.add_flag("-p,--plain-text", a.plain_text, "Write output code as plain text");
+  app.add_flag("-e,--export", a.export_mode, "Draft-export report");
+  app.add_flag("-i,--inductor-provenance", a.provenance, "Inductor provenance pages");
+  app.add_flag("--all-ranks-html", a.all_ranks, "Report for a folder of per-rank logs");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    return run(a, command_line(argc, argv));
+  } catch (const std::exception& e) {
+    return fail(std::string("internal error: ") + e.what());
+  }
+}

@@ -1,0 +1,89 @@
+#include "io/line_reader.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace tlscope::io {
+namespace {
+constexpr size_t kInitialCapacity = 4 << 20;
+}
+
+LineReader::LineReader(std::unique_ptr<ByteSource> source) : source_(std::move(source)) {
+  cap_ = kInitialCapacity;
+  buf_ = static_cast<char*>(std::malloc(cap_ + kPadding));
+  if (!buf_) throw std::bad_alloc();
+  std::memset(buf_ + cap_, 0, kPadding);
+}
+
+LineReader::~LineReader() { std::free(buf_); }
+
+// Moves unread bytes to the front, grows the buffer when a single line fills
+// it, and reads more input. Returns false when nothing more can be read.
+bool LineReader::fill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buf_, buf_ + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == cap_) {
+    size_t new_cap = cap_ * 2;
+    char* grown = static_cast<char*>(std::realloc(buf_, new_cap + kPadding));
+    if (!grown) throw std::bad_alloc();
+    buf_ = grown;
+    cap_ = new_cap;
+  }
+  long n = source_->read(buf_ + end_, cap_ - end_);
+  if (n < 0) {
+    error_ = source_->error();
+    eof_ = true;
+    return false;
+  }
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  if (tee_) tee_(buf_ + end_, static_cast<size_t>(n));
+  end_ += static_cast<size_t>(n);
+  std::memset(buf_ + end_, 0, kPadding);
+  return true;
+}
+
+bool LineReader::next(Line* line) {
+  if (pushed_back_) {
+    pushed_back_ = false;
+    *line = last_;
+    return true;
+  }
+  size_t scan_from = begin_;
+  for (;;) {
+    const char* nl = static_cast<const char*>(
+        std::memchr(buf_ + scan_from, '\n', end_ - scan_from));
+    if (nl) {
+      size_t len = static_cast<size_t>(nl - (buf_ + begin_));
+      const char* start = buf_ + begin_;
+      begin_ += len + 1;
+      if (len > 0 && start[len - 1] == '\r') --len;
+      last_ = Line{std::string_view(start, len), ++line_no_};
+      *line = last_;
+      return true;
+    }
+    size_t pending = end_ - begin_;
+    if (!fill()) {
+      if (end_ == begin_) return false;
+      // Last line without a final newline.
+      const char* start = buf_ + begin_;
+      size_t len = end_ - begin_;
+      begin_ = end_;
+      if (len > 0 && start[len - 1] == '\r') --len;
+      std::memset(buf_ + end_, 0, kPadding);
+      last_ = Line{std::string_view(start, len), ++line_no_};
+      *line = last_;
+      return true;
+    }
+    scan_from = begin_ + pending;
+  }
+}
+
+}  // namespace tlscope::io

@@ -1,0 +1,58 @@
+// Splits a byte source into lines without copying them: each line is a view
+// into a large reusable buffer, with 1-based physical line numbers.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "io/byte_source.h"
+
+namespace tlscope::io {
+
+struct Line {
+  std::string_view text;  // without the '\n' and a trailing '\r'
+  uint64_t number = 0;    // 1-based physical line number
+};
+
+class LineReader {
+ public:
+  // Bytes guaranteed readable after the end of every returned line, so that
+  // simdjson can parse a line in place.
+  static constexpr size_t kPadding = 64;
+
+  explicit LineReader(std::unique_ptr<ByteSource> source);
+  ~LineReader();
+
+  // The next line; false at end of input or on a read error (see error()).
+  // The view stays valid until the next call to next().
+  bool next(Line* line);
+  // Makes the next call to next() return the same line again.
+  void unread() { pushed_back_ = true; }
+
+  // Called with every block of (decoded) input bytes, in order: used to write
+  // raw.log while reading.
+  void set_tee(std::function<void(const char*, size_t)> tee) { tee_ = std::move(tee); }
+
+  uint64_t file_offset() const { return source_->file_offset(); }
+  bool compressed() const { return source_->compressed(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool fill();
+
+  std::unique_ptr<ByteSource> source_;
+  char* buf_ = nullptr;
+  size_t cap_ = 0;
+  size_t begin_ = 0, end_ = 0;  // unread bytes are [begin_, end_)
+  bool eof_ = false;
+  bool pushed_back_ = false;
+  Line last_;
+  uint64_t line_no_ = 0;
+  std::string error_;
+  std::function<void(const char*, size_t)> tee_;
+};
+
+}  // namespace tlscope::io

@@ -1,0 +1,30 @@
+#include "model/compile_index.h"
+
+namespace tlscope::model {
+
+IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping) {
+  if (!grouping) {
+    if (!unknown_) {
+      unknown_ = entries_.size();
+      entries_.push_back(IndexEntry{});
+    }
+    return entries_[*unknown_];
+  }
+  auto [it, inserted] = by_id_.try_emplace(*grouping, entries_.size());
+  if (inserted) entries_.push_back(IndexEntry{grouping, {}});
+  return entries_[it->second];
+}
+
+const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
+  auto it = by_id_.find(grouping);
+  return it == by_id_.end() ? nullptr : &entries_[it->second];
+}
+
+std::string cache_suffix(std::string_view path) {
+  if (path.find("cache_miss") != std::string_view::npos) return "\u274C";
+  if (path.find("cache_hit") != std::string_view::npos) return "\u2705";
+  if (path.find("cache_bypass") != std::string_view::npos) return "\u2753";
+  return "";
+}
+
+}  // namespace tlscope::model

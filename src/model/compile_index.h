@@ -1,0 +1,48 @@
+// The build-products index: one entry per grouping compile id (first-seen
+// order) with the outputs written for it (REPORT_FEATURES F12, F16, F39).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/compile_id.h"
+
+namespace tlscope::model {
+
+struct Output {
+  std::string name;  // listed name: relative path for files, link name for links
+  std::string url;   // relative path, or the external URL of a link
+  uint64_t number = 0;
+  std::string suffix;                       // cache mark (F13)
+  std::optional<std::string> readable_url;  // kernel stack-trace companion
+  bool is_link = false;
+};
+
+struct IndexEntry {
+  std::optional<trace::CompileId> id;  // nullopt: the "(unknown)" group
+  std::vector<Output> outputs;
+  std::string label() const { return id ? id->display() : "(unknown)"; }
+  // Key in compile_directory.json.
+  std::string json_key() const { return id ? id->display() : "unknown"; }
+};
+
+class CompileIndex {
+ public:
+  // The entry of a record's grouping id (created if new).
+  IndexEntry& touch(const std::optional<trace::CompileId>& grouping);
+  const std::vector<IndexEntry>& entries() const { return entries_; }
+  const IndexEntry* find(const trace::CompileId& grouping) const;
+
+ private:
+  std::vector<IndexEntry> entries_;
+  std::unordered_map<trace::CompileId, size_t, trace::CompileIdHash> by_id_;
+  std::optional<size_t> unknown_;
+};
+
+// F13: cache mark of a listed path.
+std::string cache_suffix(std::string_view path);
+
+}  // namespace tlscope::model

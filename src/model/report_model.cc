@@ -1,0 +1,30 @@
+#include "model/report_model.h"
+
+namespace tlscope::model {
+
+const char* status_class(Status s) {
+  switch (s) {
+    case Status::kMissing: return "status-missing";
+    case Status::kError: return "status-error";
+    case Status::kEmpty: return "status-empty";
+    case Status::kBreak: return "status-break";
+    case Status::kOk: return "status-ok";
+  }
+  return "status-missing";
+}
+
+Status BucketFlags::status() const {
+  if (!any) return Status::kMissing;
+  if (error) return Status::kError;
+  if (empty) return Status::kEmpty;
+  if (restart) return Status::kBreak;
+  return Status::kOk;
+}
+
+Status ReportModel::status_of(const std::optional<trace::CompileId>& raw_id) const {
+  if (!raw_id) return Status::kMissing;
+  auto it = buckets.find(raw_id->metrics_bucket());
+  return it == buckets.end() ? Status::kMissing : it->second.status();
+}
+
+}  // namespace tlscope::model

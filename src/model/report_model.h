@@ -1,0 +1,85 @@
+// What a report needs from one log, built in one streaming pass. Payloads are
+// not kept here: only names, numbers and summaries, so memory grows with the
+// number of compiles, not with the size of the log.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/compile_index.h"
+#include "model/stack.h"
+#include "trace/compile_id.h"
+#include "trace/stats.h"
+#include "trace/string_table.h"
+
+namespace tlscope::model {
+
+// One compilation_metrics record, as the analyses need it.
+struct MetricsRecord {
+  std::optional<trace::CompileId> id;  // raw id; nullopt when invalid
+  uint64_t lineno = 0;
+  std::string page;  // relative path of its metrics page
+  std::string co_name, co_filename;
+  std::optional<int64_t> co_firstlineno;
+  std::optional<double> entire_frame_s, backend_s, inductor_s, code_gen_s, before_restart_s;
+  std::optional<uint64_t> graph_op_count, cache_size;
+  std::optional<std::string> fail_type, fail_reason, fail_file;
+  std::optional<uint64_t> fail_line;
+  bool restart_reasons_present = false;
+  std::vector<std::string> restart_reasons;
+  std::optional<std::string> recompile_reason;
+};
+
+// Status of a metrics bucket (TRACE_FORMAT §8.1).
+enum class Status { kMissing, kError, kEmpty, kBreak, kOk };
+const char* status_class(Status s);
+
+struct BucketFlags {
+  bool any = false, error = false, empty = false, restart = false;
+  Status status() const;
+};
+
+struct FailureRow {
+  std::optional<trace::CompileId> id;
+  std::string metrics_page;  // link target; empty when unknown
+  std::string type, description, source;
+  bool restart = false;
+};
+
+// A symbolic_shape_specialization / guard_added_fast / create_symbol record
+// waiting for its compile's metrics page (F29 items 10-11).
+struct ShapeNote {
+  enum Kind { kSpecialization, kGuardAdded, kSymbolCreated } kind;
+  std::string symbol, sources, value, reason, expr;
+  Stack user_stack, stack;
+};
+
+struct ChromiumSummary {
+  uint64_t events = 0;
+};
+
+struct ReportModel {
+  trace::StringTable strings;
+  trace::Stats stats;
+  CompileIndex index;
+  StackTrie trie;
+  StackTrie unknown_trie;
+  std::unordered_map<trace::CompileId, Stack, trace::CompileIdHash> start_stacks;  // raw id
+  std::unordered_map<trace::CompileId, BucketFlags, trace::CompileIdHash> buckets;
+  std::unordered_map<trace::CompileId, std::vector<ShapeNote>, trace::CompileIdHash> pending_notes;
+  std::vector<MetricsRecord> metrics;
+  std::vector<FailureRow> failures;
+  ChromiumSummary chromium;
+  uint64_t next_number = 0;  // F12 global counter
+  std::optional<uint32_t> rank;
+  std::string input_path;
+  std::string torch_version;  // when the log records one
+
+  Status status_of(const std::optional<trace::CompileId>& raw_id) const;
+};
+
+}  // namespace tlscope::model

@@ -1,0 +1,63 @@
+// Stacks of the compiled code (dynamo_start and top-level `stack`), and the
+// trie that merges them (REPORT_FEATURES F37, F40).
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/compile_id.h"
+#include "trace/string_table.h"
+
+namespace tlscope::model {
+
+struct Frame {
+  uint32_t filename_id = 0;
+  int32_t line = 0;
+  std::string name;
+  std::string loc;
+  std::optional<std::string> uninterned_filename;
+
+  bool operator==(const Frame&) const = default;
+  // The filename to show: the literal one, else the interned one simplified
+  // (TRACE_FORMAT §6), else "(unknown)".
+  std::string display_filename(const trace::StringTable& strings) const;
+  // The raw filename (for eval_with_key detection).
+  std::string raw_filename(const trace::StringTable& strings) const;
+};
+
+using Stack = std::vector<Frame>;
+
+// Builds a stack from a schema-checked StackSummary value.
+Stack parse_stack(simdjson::dom::element value);
+
+// Drops Dynamo's own convert_frame frames from the end of a dynamo_start stack.
+void trim_convert_frame(Stack* stack, const trace::StringTable& strings);
+
+// "torch/fx/x.py" from "/long/path/#link-tree/torch/fx/x.py" and similar.
+std::string simplify_filename(const std::string& filename);
+
+// N for "<eval_with_key>.N" filenames.
+std::optional<uint64_t> eval_with_key_number(const std::string& filename);
+
+class StackTrie {
+ public:
+  struct Node {
+    Frame frame;
+    std::vector<uint32_t> children;                       // node indices, insertion order
+    std::vector<std::optional<trace::CompileId>> terminals;  // nullopt: unknown id
+  };
+  StackTrie() { nodes_.emplace_back(); }
+  void insert(const Stack& stack, const std::optional<trace::CompileId>& id);
+  const Node& node(uint32_t i) const { return nodes_[i]; }
+  const Node& root() const { return nodes_[0]; }
+  bool empty() const { return nodes_[0].children.empty(); }
+
+ private:
+  std::vector<Node> nodes_;
+};
+
+}  // namespace tlscope::model

@@ -1,0 +1,138 @@
+// Artifacts, links, dump files and chromium events (REPORT_FEATURES F15,
+// F26-F28, F34).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/handlers/handlers.h"
+#include "report/handlers/page_util.h"
+#include "report/json_out.h"
+#include "report/template.h"
+#include "trace/json_types.h"
+
+namespace tlscope::report {
+namespace tj = trace::json;
+using simdjson::dom::object;
+
+namespace {
+
+constexpr std::string_view kStackTraces = "inductor_provenance_tracking_kernel_stack_traces";
+
+// F34: kernel name -> stack traces with literal "\n" turned into newlines.
+std::string readable_stack_traces(simdjson::dom::object o) {
+  std::vector<std::pair<std::string_view, simdjson::dom::element>> kernels;
+  for (auto f : o) kernels.emplace_back(f.key, f.value);
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string s = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
+                  "</title></head><body>\n";
+  for (auto& [name, traces] : kernels) {
+    s += "<h3>";
+    append_escaped(&s, name);
+    s += "</h3>\n";
+    if (traces.type() != simdjson::dom::element_type::ARRAY) continue;
+    for (auto t : simdjson::dom::array(traces)) {
+      auto str = tj::as_str(t);
+      if (!str) continue;
+      std::string text;
+      for (size_t i = 0; i < str->size(); ++i) {
+        if ((*str)[i] == '\\' && i + 1 < str->size() && (*str)[i + 1] == 'n') {
+          text += '\n';
+          ++i;
+        } else {
+          text += (*str)[i];
+        }
+      }
+      while (!text.empty() && text.back() == '\n') text.pop_back();
+      s += "<pre>";
+      append_escaped(&s, text);
+      s += "</pre>\n";
+    }
+  }
+  s += "</body></html>\n";
+  return s;
+}
+
+}  // namespace
+
+void handle_link(ReportBuilder& b, RecordContext& ctx) {
+  object o(ctx.env.value(trace::Key::kLink));
+  b.add_link(ctx, *tj::str_field(o, "name"), *tj::str_field(o, "url"));
+}
+
+// F26: string -> .txt as is; json -> pretty .json (raw when unparsable);
+// other encodings are a parser failure.
+void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
+  object o(ctx.env.value(trace::Key::kArtifact));
+  std::string name(*tj::str_field(o, "name"));
+  std::string_view encoding = *tj::str_field(o, "encoding");
+  if (encoding == "string") {
+    std::string rel = b.add_file(ctx, name + ".txt", true);
+    b.out().write_file(rel, ctx.rec.payload);
+    return;
+  }
+  if (encoding != "json") {
+    b.parser_failure("artifact", fmt::format("Unsupported encoding: {}", encoding));
+    return;
+  }
+  simdjson::dom::element doc;
+  bool parsed = b.parse_payload_json(ctx.rec.payload, &doc);
+  bool stack_traces = name.rfind(kStackTraces, 0) == 0;
+  std::string readable;
+  if (stack_traces && parsed && doc.type() == simdjson::dom::element_type::OBJECT) {
+    // The companion page takes its own number first (F12 special case).
+    readable = readable_stack_traces(simdjson::dom::object(doc));
+    ++b.model().next_number;
+  }
+  std::string rel = b.add_file(ctx, name + ".json", true);
+  if (parsed) {
+    std::string pretty;
+    append_json(&pretty, doc, true);
+    b.out().write_file(rel, pretty);
+  } else {
+    b.out().write_file(rel, ctx.rec.payload);
+  }
+  if (stack_traces) {
+    std::string companion;
+    if (!readable.empty()) {
+      companion = rel.substr(0, rel.size() - 5) + "_readable.html";
+      b.out().write_file(companion, readable);
+    }
+    ctx.entry->outputs.back().readable_url = companion;
+  }
+}
+
+// F27: a line-numbered source page under dump_file/.
+void handle_dump_file(ReportBuilder& b, RecordContext& ctx) {
+  object o(ctx.env.value(trace::Key::kDumpFile));
+  std::string name(*tj::str_field(o, "name"));
+  std::string file;
+  if (auto n = model::eval_with_key_number(name)) file = fmt::format("eval_with_key_{}", *n);
+  else file = safe_segment(name);
+  std::string rel = "dump_file/" + file + ".html";
+  b.add_global(ctx, rel);
+  auto w = b.out().open(rel);
+  if (!w) return;
+  begin_page(*w, "Source Code", "../");
+  render(*w, "dump_file.html",
+         {{"name", text(name)}, {"lines", [&](PageWriter& p) {
+            std::string_view code = ctx.rec.payload;
+            size_t k = 1, start = 0;
+            while (start <= code.size()) {
+              size_t nl = code.find('\n', start);
+              std::string_view line = code.substr(start, nl == std::string_view::npos ? code.npos : nl - start);
+              p.put_trusted(fmt::format("<span id=\"L{}\">", k++));
+              p.put_escaped(line);
+              p.put_trusted("</span>");
+              if (nl == std::string_view::npos) break;
+              start = nl + 1;
+            }
+          }}});
+  end_page(*w, "../", b.options());
+}
+
+void handle_chromium_event(ReportBuilder& b, RecordContext& ctx) {
+  if (ctx.rec.has_payload) b.write_chromium_event(ctx.rec.payload);
+}
+
+}  // namespace tlscope::report

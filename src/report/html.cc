@@ -1,0 +1,105 @@
+#include "report/html.h"
+
+#include <simdjson.h>
+
+#include <cctype>
+#include <cstring>
+
+namespace tlscope::report {
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
+size_t utf8_len(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  if (n == 2 && c < 0xC2) return 0;  // overlong
+  if (n == 3) {
+    unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return 0;
+  }
+  if (n == 4) {
+    unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    if ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90)) return 0;
+  }
+  return n;
+}
+
+void escape_valid(std::string* out, std::string_view text) {
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char* rep;
+    switch (text[i]) {
+      case '&': rep = "&amp;"; break;
+      case '<': rep = "&lt;"; break;
+      case '>': rep = "&gt;"; break;
+      case '"': rep = "&quot;"; break;
+      case '\'': rep = "&#39;"; break;
+      default: continue;
+    }
+    out->append(text.data() + start, i - start);
+    out->append(rep);
+    start = i + 1;
+  }
+  out->append(text.data() + start, text.size() - start);
+}
+
+}  // namespace
+
+void append_escaped(std::string* out, std::string_view text) {
+  if (simdjson::validate_utf8(text.data(), text.size())) {
+    escape_valid(out, text);
+    return;
+  }
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t n = utf8_len(text, i);
+    if (n == 0) {
+      out->append("\xEF\xBF\xBD");  // U+FFFD
+      ++i;
+      continue;
+    }
+    size_t j = i + n;
+    while (j < text.size() && (n = utf8_len(text, j)) != 0) j += n;
+    escape_valid(out, text.substr(i, j - i));
+    i = j;
+  }
+}
+
+Html text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  append_escaped(&out, s);
+  return Html::trusted(std::move(out));
+}
+
+std::string safe_url(std::string_view url) {
+  // Browsers ignore leading spaces/control characters and tabs/newlines inside
+  // the scheme, so strip them before looking at it.
+  std::string probe;
+  for (char c : url) {
+    if (static_cast<unsigned char>(c) <= 0x20) continue;
+    probe += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (probe.size() > 16) break;
+  }
+  size_t colon = probe.find(':');
+  size_t slash = probe.find_first_of("/?#");
+  bool has_scheme = colon != std::string::npos && (slash == std::string::npos || colon < slash);
+  if (!has_scheme) return std::string(url);
+  for (const char* ok : {"http:", "https:", "ftp:", "mailto:"})
+    if (probe.rfind(ok, 0) == 0) return std::string(url);
+  return "#";
+}
+
+Html link(std::string_view url, std::string_view label) {
+  std::string s = "<a href=\"";
+  append_escaped(&s, safe_url(url));
+  s += "\">";
+  append_escaped(&s, label);
+  s += "</a>";
+  return Html::trusted(std::move(s));
+}
+
+}  // namespace tlscope::report

@@ -1,0 +1,119 @@
+// index.html (REPORT_FEATURES F35-F40) and compile_directory.json (F16).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "report/template.h"
+#include "report/writers.h"
+
+namespace tlscope::report {
+namespace {
+
+Html products_html(const model::ReportModel& m, PageWriter& p) {
+  p.put_trusted("<ul class=\"products\">\n");
+  for (const auto& e : m.index.entries()) {
+    std::string label = e.label();
+    p.put_trusted("<li><a id=\"");
+    p.put_escaped(label);
+    p.put_trusted("\">");
+    p.put_escaped(label);
+    p.put_trusted("</a>\n<ul>\n");
+    for (const auto& o : e.outputs) {
+      p.put_trusted("<li>");
+      p.put(link(o.url, o.name));
+      if (o.readable_url && !o.readable_url->empty()) {
+        p.put_trusted(" (");
+        p.put(link(*o.readable_url, "readable_html"));
+        p.put_trusted(")");
+      }
+      p.put_trusted(" ");
+      p.put_escaped(o.suffix);
+      p.put_trusted(fmt::format(" ({})</li>\n", o.number));
+    }
+    p.put_trusted("</ul></li>\n");
+  }
+  p.put_trusted("</ul>\n");
+  return Html();
+}
+
+Html stats_html(const model::ReportModel& m) {
+  std::string s = "<table class=\"stats\">";
+  for (auto [name, v] : m.stats.nonzero()) {
+    bool bad = std::string_view(name) != "ok";
+    s += fmt::format("<tr><th>{}</th><td{}>{}</td></tr>", name, bad ? " class=\"bad\"" : "", v);
+  }
+  s += "</table>";
+  if (!m.stats.unknown_names.empty()) {
+    s += "<p>Unknown envelope keys (not rendered): ";
+    bool first = true;
+    for (const auto& [k, n] : m.stats.unknown_names) {
+      if (!first) s += ", ";
+      first = false;
+      s += "<code>";
+      append_escaped(&s, k);
+      s += fmt::format("</code> ({})", n);
+    }
+    s += "</p>";
+  }
+  return Html::trusted(std::move(s));
+}
+
+}  // namespace
+
+void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts) {
+  auto w = out.open("index.html");
+  if (!w) return;
+  begin_page(*w, "tlscope report", "");
+  std::string source = "Log: " + m.input_path;
+  if (m.rank) source += fmt::format(" (rank {})", *m.rank);
+  if (!m.torch_version.empty()) source += ", PyTorch " + m.torch_version;
+  Html failures;
+  if (!m.failures.empty())
+    failures = Html::trusted(fmt::format(
+        "<h2>Failures and restarts</h2><p>See <a href=\"failures_and_restarts.html\">{} restart(s) "
+        "and/or compilation failure(s)</a>.</p>",
+        m.failures.size()));
+  Html chromium;
+  if (m.chromium.events > 0)
+    chromium = Html::trusted(
+        "<h2>Chromium events</h2><p>Compile-time events are in <a href=\"chromium_events.json\">"
+        "chromium_events.json</a>; open it in <a href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>");
+  Html unknown;
+  if (!m.unknown_trie.empty()) {
+    unknown = Html::trusted("<h2>Unknown stacks</h2><p>Stacks logged outside any compilation:</p>");
+    unknown += stack_trie_html(m.unknown_trie, m.strings, &m, false);
+  }
+  render(*w, "index.html",
+         {{"custom_header", Html::trusted(opts.custom_header_html)},  // raw by design (F7)
+          {"source_line", text(source)},
+          {"trie", stack_trie_html(m.trie, m.strings, &m, false)},
+          {"failures", failures},
+          {"chromium", chromium},
+          {"products", [&](PageWriter& p) { products_html(m, p); }},
+          {"unknown_stacks", unknown},
+          {"stats", stats_html(m)}});
+  end_page(*w, "", opts);
+}
+
+void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
+  nlohmann::json dir = nlohmann::json::object();
+  for (const auto& e : m.index.entries()) {
+    nlohmann::json arts = nlohmann::json::array();
+    for (const auto& o : e.outputs) {
+      std::string_view name = o.name;
+      if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
+      nlohmann::json a = {{"name", name},
+                          {"number", o.number},
+                          {"suffix", o.suffix},
+                          {"url", o.url}};
+      a["readable_url"] = o.readable_url ? nlohmann::json(*o.readable_url) : nlohmann::json();
+      arts.push_back(std::move(a));
+    }
+    dir[e.json_key()] = {{"artifacts", std::move(arts)}};
+  }
+  out.write_file("compile_directory.json",
+                 dir.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace tlscope::report

@@ -1,0 +1,17 @@
+// Report options from the command line.
+#pragma once
+
+#include <string>
+
+namespace tlscope::report {
+
+struct Options {
+  bool plain_text = false;
+  bool verbose = false;
+  bool strict = false;
+  bool strict_compile_id = false;
+  std::string custom_header_html;
+  std::string command_line;  // shown on every page
+};
+
+}  // namespace tlscope::report

@@ -1,0 +1,103 @@
+#include "report/pipeline.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "io/line_reader.h"
+#include "report/output_dir.h"
+#include "report/report_builder.h"
+#include "trace/trace_reader.h"
+
+namespace tlscope::report {
+namespace fs = std::filesystem;
+
+namespace {
+// A folder we may delete: a report of ours or of tlparse.
+bool looks_like_report(const fs::path& dir) {
+  std::error_code ec;
+  bool index = fs::exists(dir / "index.html", ec);
+  return (index && (fs::exists(dir / "compile_directory.json", ec) ||
+                    fs::exists(dir / "raw.jsonl", ec) ||
+                    fs::exists(dir / "failures_and_restarts.html", ec) ||
+                    fs::exists(dir / "rank_0", ec))) ||
+         fs::exists(dir / ".tlscope-report", ec);
+}
+}  // namespace
+
+bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* error) {
+  std::error_code ec;
+  fs::path p(dir);
+  if (fs::exists(fs::symlink_status(p, ec))) {
+    if (!overwrite) {
+      *error = "Directory " + dir + " already exists; pass --overwrite to replace it or use -o OUTDIR";
+      return false;
+    }
+    if (fs::is_symlink(fs::symlink_status(p, ec)) || !fs::is_directory(p, ec)) {
+      *error = "Refusing to overwrite " + dir + ": it is not a directory";
+      return false;
+    }
+    bool empty = fs::is_empty(p, ec);
+    if (!empty && !looks_like_report(p)) {
+      *error = "Refusing to overwrite " + dir +
+               ": it is not empty and does not look like a tlscope or tlparse report "
+               "(no index.html with compile_directory.json or raw.jsonl)";
+      return false;
+    }
+    fs::remove_all(p, ec);
+    if (ec) {
+      *error = "Cannot remove " + dir + ": " + ec.message();
+      return false;
+    }
+  }
+  fs::create_directories(p, ec);
+  if (ec) {
+    *error = "Cannot create " + dir + ": " + ec.message();
+    return false;
+  }
+  // A marker that lets a later --overwrite recognise the folder.
+  if (FILE* f = std::fopen((p / ".tlscope-report").c_str(), "w")) std::fclose(f);
+  return true;
+}
+
+RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
+                       const std::function<void(uint64_t, uint64_t)>& progress) {
+  RunResult result;
+  std::string error;
+  auto source = io::open_source(log, &error);
+  if (!source) {
+    result.error = error;
+    return result;
+  }
+  struct stat st{};
+  uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+
+  io::LineReader lines(std::move(source));
+  OutputDir out(out_dir);
+  FILE* raw_log = out.open_raw("raw.log");
+  if (raw_log) {
+    std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
+    lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
+  }
+  model::ReportModel& model = result.model;
+  model.input_path = log;
+  trace::ReaderOptions ropts;
+  ropts.verbose = opts.verbose;
+  if (progress) ropts.progress = [&](uint64_t done) { progress(done, total); };
+  {
+    ReportBuilder builder(&model, &out, opts);
+    trace::TraceReader reader(&lines, &model.stats, &model.strings, ropts);
+    reader.run(&builder);
+    model.rank = reader.detected_rank();
+    builder.finish();
+  }
+  if (raw_log) std::fclose(raw_log);
+  if (progress) progress(total, total);
+  result.ok = out.errors() == 0;
+  if (!result.ok) result.error = "some report files could not be written";
+  return result;
+}
+
+}  // namespace tlscope::report

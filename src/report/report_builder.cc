@@ -1,0 +1,218 @@
+#include "report/report_builder.h"
+
+#include <ctime>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/handlers/registry.h"
+#include "report/json_out.h"
+#include "report/writers.h"
+
+namespace tlscope::report {
+
+namespace {
+constexpr const char* kRawJsonlPart = "raw.jsonl.part";
+
+// F12: "<stem>_<n>.<ext>"; the extension is after the last '.', a leading dot
+// does not count.
+std::string splice_number(const std::string& base, uint64_t n) {
+  size_t dot = base.rfind('.');
+  if (dot == std::string::npos || dot == 0) return fmt::format("{}_{}", base, n);
+  return fmt::format("{}_{}{}", base.substr(0, dot), n, base.substr(dot));
+}
+}  // namespace
+
+ReportBuilder::ReportBuilder(model::ReportModel* model, OutputDir* out, const Options& opts)
+    : model_(model), out_(out), opts_(opts) {
+  raw_jsonl_part_ = out_->open_raw(kRawJsonlPart);
+  chromium_ = out_->open_raw("chromium_events.json");
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  year_ = tm.tm_year + 1900;
+}
+
+ReportBuilder::~ReportBuilder() {
+  if (raw_jsonl_part_) std::fclose(raw_jsonl_part_);
+  if (chromium_) std::fclose(chromium_);
+}
+
+std::string ReportBuilder::add_file(RecordContext& ctx, std::string_view base_name,
+                                    bool payload_file) {
+  uint64_t n = model_->next_number++;
+  std::string rel = ctx.folder + "/" + splice_number(safe_segment(base_name), n);
+  model::Output o;
+  o.name = rel;
+  o.url = rel;
+  o.number = n;
+  o.suffix = model::cache_suffix(rel);
+  ctx.entry->outputs.push_back(std::move(o));
+  if (payload_file) ctx.payload_file = rel;
+  return rel;
+}
+
+void ReportBuilder::add_global(RecordContext& ctx, const std::string& rel) {
+  model::Output o;
+  o.name = rel;
+  o.url = rel;
+  o.number = model_->next_number++;
+  o.suffix = model::cache_suffix(rel);
+  ctx.entry->outputs.push_back(std::move(o));
+}
+
+void ReportBuilder::add_link(RecordContext& ctx, std::string_view name, std::string_view url) {
+  model::Output o;
+  o.name = std::string(name);
+  o.url = std::string(url);
+  o.number = model_->next_number++;
+  o.is_link = true;
+  ctx.entry->outputs.push_back(std::move(o));
+}
+
+bool ReportBuilder::parse_payload_json(std::string_view payload, simdjson::dom::element* out) {
+  // Record payloads carry SIMDJSON_PADDING readable bytes (see trace_reader.h).
+  return payload_parser_.parse(payload.data(), payload.size(), false).get(*out) ==
+         simdjson::SUCCESS;
+}
+
+void ReportBuilder::parser_failure(const std::string& parser, const std::string& why) {
+  ++model_->stats.fail_parser;
+  std::fprintf(stderr, "Parser %s failed: %s\n", parser.c_str(), why.c_str());
+}
+
+void ReportBuilder::on_record(const trace::Record& rec) {
+  const trace::Envelope& env = *rec.env;
+  const auto& id = env.compile_id;
+  std::optional<trace::CompileId> grouping;
+  if (id) grouping = id->grouping();
+  RecordContext ctx{rec, env, &model_->index.touch(grouping),
+                    id ? id->folder() : fmt::format("unknown_{}", rec.lineno), std::nullopt};
+  for (size_t i = 0; i < kHandlerCount; ++i) {
+    if (!env.has(kHandlers[i].key)) continue;
+    ctx.key = kHandlers[i].key;
+    try {
+      kHandlers[i].handle(*this, ctx);
+    } catch (const std::exception& e) {
+      // A value of an unexpected shape in a key we do not type-check fully:
+      // lose this output, keep the rest of the report.
+      parser_failure(std::string(trace::key_name(ctx.key)),
+                     fmt::format("line {}: {}", rec.lineno, e.what()));
+    }
+  }
+  // F14: a payload nobody wrote goes to payloads/<hash>.txt.
+  bool chromium = env.has(trace::Key::kChromiumEvent);
+  if (!ctx.payload_file && rec.has_payload && !rec.payload.empty() && !chromium) {
+    std::string rel = "payloads/" + safe_segment(env.has_payload()) + ".txt";
+    out_->write_file(rel, rec.payload);
+    ctx.payload_file = rel;
+  }
+  if (!chromium) write_raw_jsonl_line(rec, ctx.payload_file);
+}
+
+void ReportBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {
+  write_raw_jsonl_line(rec, std::nullopt);
+}
+
+// F17: the envelope plus timestamp, thread, pathname, lineno (and
+// payload_filename), keys sorted, one compact line.
+void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
+                                         const std::optional<std::string>& payload_file) {
+  if (!raw_jsonl_part_) return;
+  static constexpr std::string_view kAdded[] = {"lineno", "pathname", "payload_filename",
+                                                "thread", "timestamp"};
+  std::vector<std::pair<std::string_view, std::string>> fields;
+  for (auto f : rec.env->object) {
+    for (auto a : kAdded)
+      if (f.key == a) {
+        ++model_->stats.fail_key_conflict;
+        return;
+      }
+    std::string v;
+    append_json(&v, f.value, false);
+    fields.emplace_back(f.key, std::move(v));
+  }
+  const auto& p = rec.prefix;
+  std::string ts = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", year_, p.month, p.day,
+                               p.hour, p.minute, p.second, p.micros);
+  std::string v;
+  append_json_string(&v, ts);
+  fields.emplace_back("timestamp", std::move(v));
+  fields.emplace_back("thread", std::to_string(p.thread));
+  v.clear();
+  append_json_string(&v, p.pathname);
+  fields.emplace_back("pathname", std::move(v));
+  fields.emplace_back("lineno", std::to_string(p.lineno));
+  if (payload_file) {
+    v.clear();
+    append_json_string(&v, *payload_file);
+    fields.emplace_back("payload_filename", std::move(v));
+  }
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  line_.clear();
+  line_ += '{';
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) line_ += ',';
+    append_json_string(&line_, fields[i].first);
+    line_ += ':';
+    line_ += fields[i].second;
+  }
+  line_ += "}\n";
+  std::fwrite(line_.data(), 1, line_.size(), raw_jsonl_part_);
+}
+
+void ReportBuilder::write_chromium_event(std::string_view payload) {
+  simdjson::dom::element e;
+  if (!parse_payload_json(payload, &e)) return;  // unparsable events are dropped (F15)
+  ++model_->chromium.events;
+  if (!chromium_) return;
+  line_.clear();
+  line_ += chromium_first_ ? "[\n  " : ",\n  ";
+  chromium_first_ = false;
+  append_json(&line_, e, true, 1);
+  std::fwrite(line_.data(), 1, line_.size(), chromium_);
+}
+
+void ReportBuilder::finish() {
+  if (chromium_) {
+    std::fputs(chromium_first_ ? "[]" : "\n]", chromium_);
+    std::fclose(chromium_);
+    chromium_ = nullptr;
+  }
+  assemble_raw_jsonl();
+  write_static_assets(*out_);
+  write_failures_page(*model_, *out_, opts_);
+  write_compile_directory(*model_, *out_);
+  write_index(*model_, *out_, opts_);
+}
+
+// raw.jsonl starts with the string table, known only at the end: the record
+// lines went to a part file, now appended after it.
+void ReportBuilder::assemble_raw_jsonl() {
+  if (!raw_jsonl_part_) return;
+  std::fflush(raw_jsonl_part_);
+  std::rewind(raw_jsonl_part_);
+  FILE* f = out_->open_raw("raw.jsonl");
+  if (f) {
+    std::string head = string_table_json(model_->strings);
+    head += '\n';
+    std::fwrite(head.data(), 1, head.size(), f);
+    std::vector<char> buf(1 << 20);
+    // The part file was opened write-only; read it back by name.
+    std::fclose(raw_jsonl_part_);
+    raw_jsonl_part_ = nullptr;
+    std::string part = out_->root() + "/" + kRawJsonlPart;
+    if (FILE* in = std::fopen(part.c_str(), "rb")) {
+      size_t n;
+      while ((n = std::fread(buf.data(), 1, buf.size(), in)) > 0) std::fwrite(buf.data(), 1, n, f);
+      std::fclose(in);
+    }
+    std::fclose(f);
+    std::remove(part.c_str());
+  }
+}
+
+}  // namespace tlscope::report

@@ -1,0 +1,125 @@
+#include "trace/trace_reader.h"
+
+#include <simdjson.h>
+
+#include <cstdio>
+
+#include "trace/md5.h"
+
+namespace tlscope::trace {
+
+TraceReader::TraceReader(io::LineReader* lines, Stats* stats, StringTable* strings,
+                         ReaderOptions opts)
+    : lines_(lines), stats_(stats), strings_(strings), opts_(std::move(opts)) {}
+
+void TraceReader::message(const std::string& text) {
+  ++messages_;
+  if (opts_.verbose || messages_ <= opts_.max_messages) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+  } else if (messages_ == opts_.max_messages + 1) {
+    std::fprintf(stderr, "(further per-line messages are counted, not printed; use -v to see all)\n");
+  }
+}
+
+// Payload lines are the TAB-led lines right after the envelope (empty lines
+// are skipped); each loses its TAB and they are joined with '\n'.
+void TraceReader::read_payload(uint64_t* last_line) {
+  payload_.clear();
+  io::Line line;
+  bool first = true;
+  while (lines_->next(&line)) {
+    if (line.text.empty()) continue;
+    if (line.text[0] != '\t') {
+      lines_->unread();
+      break;
+    }
+    if (!first) payload_ += '\n';
+    first = false;
+    payload_.append(line.text.data() + 1, line.text.size() - 1);
+    *last_line = line.number;
+  }
+  // Consumers parse JSON payloads in place with simdjson, which reads past the end.
+  payload_.reserve(payload_.size() + simdjson::SIMDJSON_PADDING);
+}
+
+void TraceReader::run(RecordVisitor* visitor) {
+  io::Line line;
+  uint64_t next_progress = 0;
+  while (lines_->next(&line)) {
+    if (opts_.progress && lines_->file_offset() >= next_progress) {
+      opts_.progress(lines_->file_offset());
+      next_progress = lines_->file_offset() + (1u << 20);
+    }
+    if (line.text.empty()) continue;
+    auto prefix = scan_glog_prefix(line.text);
+    if (!prefix) {
+      ++stats_->fail_glog;
+      message("Failed to parse glog prefix on line " + std::to_string(line.number));
+      continue;
+    }
+    std::string why;
+    DecodeStatus st = decoder_.decode(prefix->json, &env_, &why);
+    Record rec;
+    rec.lineno = line.number;
+    rec.prefix = *prefix;
+    // Reading payload lines may move the line buffer: keep our own copy.
+    pathname_.assign(prefix->pathname);
+    rec.prefix.pathname = pathname_;
+    rec.prefix.json = {};
+    rec.env = &env_;
+    if (st == DecodeStatus::kInvalidJson) {
+      ++stats_->fail_json;
+      if (!simdjson::validate_utf8(prefix->json.data(), prefix->json.size()))
+        ++stats_->invalid_utf8;
+      message("Failed to parse metadata JSON on line " + std::to_string(line.number) + ": " + why);
+      continue;
+    }
+    if (st == DecodeStatus::kSchemaError) {
+      ++stats_->fail_json;
+      message("Failed to parse metadata JSON on line " + std::to_string(line.number) + ": " + why);
+      visitor->on_rejected(rec, Rejection::kSchemaError);
+      continue;
+    }
+    for (auto k : env_.unknown_keys) {
+      ++stats_->unknown;
+      ++stats_->unknown_names[std::string(k)];
+      if (opts_.verbose) std::fprintf(stderr, "Unknown field %.*s\n", int(k.size()), k.data());
+    }
+    if (env_.has(Key::kStr)) {
+      simdjson::dom::array a(env_.value(Key::kStr));
+      auto it = a.begin();
+      std::string_view s = (*it).get_string().value_unsafe();
+      ++it;
+      strings_->set(static_cast<uint32_t>((*it).get_uint64().value_unsafe()), s);
+      continue;
+    }
+    if (env_.has(Key::kHasPayload)) {
+      uint64_t last = line.number;
+      read_payload(&last);
+      rec.has_payload = true;
+      rec.payload = payload_;
+      rec.md5_ok = md5_matches(payload_, env_.has_payload());
+      if (!rec.md5_ok) ++stats_->fail_payload_md5;
+    }
+    // Rank filter. Unlike the reference, records without a rank are kept:
+    // they come from the same process (REPORT_FEATURES J22).
+    if (env_.rank) {
+      if (!expected_rank_) {
+        expected_rank_ = env_.rank;
+      } else if (*expected_rank_ != *env_.rank) {
+        ++stats_->other_rank;
+        visitor->on_rejected(rec, Rejection::kOtherRank);
+        continue;
+      }
+    }
+    ++stats_->ok;
+    visitor->on_record(rec);
+  }
+  if (!lines_->error().empty()) {
+    ++stats_->read_errors;
+    std::fprintf(stderr, "Error reading the log: %s (the report covers what was read)\n",
+                 lines_->error().c_str());
+  }
+}
+
+}  // namespace tlscope::trace

@@ -1,0 +1,71 @@
+// Turns lines into records: glog prefix, envelope, string table, payload
+// assembly, MD5 check and rank filter, in the reference's order (TRACE_FORMAT
+// §2.6). Counts every failure; never stops on a bad line.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "io/line_reader.h"
+#include "trace/envelope.h"
+#include "trace/glog_prefix.h"
+#include "trace/stats.h"
+#include "trace/string_table.h"
+
+namespace tlscope::trace {
+
+struct Record {
+  uint64_t lineno = 0;  // physical line of the envelope
+  GlogPrefix prefix;
+  const Envelope* env = nullptr;
+  bool has_payload = false;
+  // Valid until the next record; followed by simdjson::SIMDJSON_PADDING readable bytes.
+  std::string_view payload;
+  bool md5_ok = true;
+};
+
+enum class Rejection { kOtherRank, kSchemaError };
+
+class RecordVisitor {
+ public:
+  virtual ~RecordVisitor() = default;
+  virtual void on_record(const Record& rec) = 0;
+  // Records not reported but still copied to raw.jsonl.
+  virtual void on_rejected(const Record& rec, Rejection why) {}
+};
+
+struct ReaderOptions {
+  bool verbose = false;
+  // Per-line messages printed before the rest are only counted.
+  uint64_t max_messages = 20;
+  // Called with the bytes consumed so far, about every megabyte.
+  std::function<void(uint64_t)> progress;
+};
+
+class TraceReader {
+ public:
+  TraceReader(io::LineReader* lines, Stats* stats, StringTable* strings, ReaderOptions opts);
+  // Reads the whole input; errors reading it are counted in stats.read_errors.
+  void run(RecordVisitor* visitor);
+  std::optional<uint32_t> detected_rank() const { return expected_rank_; }
+
+ private:
+  void message(const std::string& text);
+  void read_payload(uint64_t* last_line);
+
+  io::LineReader* lines_;
+  Stats* stats_;
+  StringTable* strings_;
+  ReaderOptions opts_;
+  EnvelopeDecoder decoder_;
+  Envelope env_;
+  std::string payload_;
+  std::string pathname_;
+  std::optional<uint32_t> expected_rank_;
+  uint64_t messages_ = 0;
+};
+
+}  // namespace tlscope::trace

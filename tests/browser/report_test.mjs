@@ -1,0 +1,307 @@
+#!/usr/bin/env node
+// Headless-browser test of a tlscope HTML report.
+//
+// Usage: node tests/browser/report_test.mjs REPORT_DIR
+//
+// Drives Debian's Chromium (/usr/bin/chromium, override with CHROMIUM_PATH)
+// through playwright-core; no browser is ever downloaded.  Prints one line per
+// check and finally "N passed, M failed"; exits non-zero if anything failed.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const STEP_TIMEOUT_MS = 15000;
+const OVERALL_TIMEOUT_MS = 180000;
+
+// Schemes that cannot leave the machine.  Anything else (http:, https:, ws:,
+// ...) means the report is not self-contained.
+const LOCAL_SCHEMES = new Set(['file:', 'data:', 'blob:', 'about:']);
+
+// A compile id as it appears in headings: [0/0], [0/1_1], [!0/0/0], ...
+const COMPILE_ID_RE = /\[!?\d+(?:\/\d+)+(?:_\d+)?\]/;
+// compilation_metrics page inside a compile-id folder such as -_0_0_0/
+const METRICS_HREF_RE = /(?:^|\/)[^/]+_\d+_\d+_\d+\/compilation_metrics_\d+\.html$/;
+const METRICS_ANY_RE = /compilation_metrics_\d+\.html$/;
+
+let passed = 0;
+let failed = 0;
+
+function check(ok, name, detail) {
+  if (ok) {
+    passed++;
+    console.log(`PASS ${name}${detail ? ` (${detail})` : ''}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
+  }
+  return ok;
+}
+
+function finish() {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+function oneLine(s, max = 300) {
+  s = String(s).replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max)}...` : s;
+}
+
+const reportDir = process.argv[2];
+if (!reportDir) {
+  console.error('usage: node tests/browser/report_test.mjs REPORT_DIR');
+  process.exit(2);
+}
+const indexPath = path.resolve(reportDir, 'index.html');
+if (!check(fs.existsSync(indexPath), 'index.html exists', indexPath)) finish();
+if (!check(fs.existsSync(CHROMIUM_PATH), 'chromium executable exists', CHROMIUM_PATH)) finish();
+const indexUrl = pathToFileURL(indexPath).href;
+
+const watchdog = setTimeout(() => {
+  check(false, 'overall time limit', `test did not finish within ${OVERALL_TIMEOUT_MS / 1000}s`);
+  finish();
+}, OVERALL_TIMEOUT_MS);
+watchdog.unref();
+
+const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tlscope-chromium-'));
+const errors = [];      // console errors and uncaught page errors, all pages
+const badRequests = []; // requests that left file://
+let requestCount = 0;
+const pagesSeen = new Set();
+
+const watched = new WeakSet();
+function watchPage(page) {
+  if (watched.has(page)) return;
+  watched.add(page);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      errors.push(`console error on ${page.url()}: ${oneLine(msg.text())}`);
+    }
+  });
+  page.on('pageerror', (err) => {
+    errors.push(`page error on ${page.url()}: ${oneLine(err && err.message ? err.message : err)}`);
+  });
+  page.on('load', () => pagesSeen.add(page.url().replace(/#.*$/, '')));
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+}
+
+// Click an anchor and return the page that ends up showing its target (the
+// same page, or a new one if the link opens a new tab/window).
+async function clickAndFollow(context, page, anchor) {
+  const target = await anchor.getAttribute('target');
+  const expected = await anchor.evaluate((a) => a.href);
+  if (target && target !== '_self') {
+    const [popup] = await Promise.all([context.waitForEvent('page'), anchor.click()]);
+    await popup.waitForLoadState('load');
+    return popup;
+  }
+  await Promise.all([page.waitForURL(expected, { waitUntil: 'load' }), anchor.click()]);
+  return page;
+}
+
+// Index (in document order) of the first <a> whose raw href attribute matches.
+async function firstAnchorIndex(page, pattern) {
+  return page.evaluate(
+    ({ src, flags }) => {
+      const re = new RegExp(src, flags);
+      const as = Array.from(document.querySelectorAll('a[href]'));
+      return as.findIndex((a) => re.test(a.getAttribute('href')));
+    },
+    { src: pattern.source, flags: pattern.flags },
+  );
+}
+
+async function expandDetails(page) {
+  // Open closed <details> the way a user would (click the <summary>); outer
+  // ones come first in document order, which makes nested ones visible.
+  const count = await page.locator('details').count();
+  for (let i = 0; i < count; i++) {
+    const d = page.locator('details').nth(i);
+    if (await d.evaluate((el) => el.open)) continue;
+    const summary = d.locator(':scope > summary');
+    if ((await summary.count()) > 0 && (await summary.isVisible())) {
+      await summary.click();
+    }
+    if (!(await d.evaluate((el) => el.open))) {
+      await d.evaluate((el) => { el.open = true; });
+    }
+  }
+  const closed = await page.evaluate(
+    () => Array.from(document.querySelectorAll('details')).filter((d) => !d.open).length);
+  return { count, closed };
+}
+
+async function step(name, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    check(false, name, oneLine(e && e.message ? e.message : e));
+  }
+}
+
+let context;
+try {
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    timeout: 60000,
+  });
+} catch (e) {
+  check(false, 'launch chromium', oneLine(e && e.message ? e.message : e, 2000));
+  fs.rmSync(userDataDir, { recursive: true, force: true });
+  finish();
+}
+
+context.on('request', (req) => {
+  requestCount++;
+  let scheme;
+  try { scheme = new URL(req.url()).protocol; } catch { scheme = '?'; }
+  if (!LOCAL_SCHEMES.has(scheme)) badRequests.push(req.url());
+});
+// Never let anything reach the network, even if the report tries.
+await context.route((url) => !LOCAL_SCHEMES.has(url.protocol), (route) => route.abort());
+context.on('page', watchPage);
+
+const page = context.pages()[0] || (await context.newPage());
+watchPage(page);
+
+// ---------------------------------------------------------------- step 1
+await step('step 1: index.html loads', async () => {
+  const resp = await page.goto(indexUrl, { waitUntil: 'load' });
+  const title = await page.title();
+  const bodyLen = await page.evaluate(() => document.body ? document.body.innerText.length : 0);
+  check(bodyLen > 0 && (!resp || resp.ok() || resp.status() === 0), 'step 1: index.html loads',
+        `title "${oneLine(title, 80)}", ${bodyLen} chars of text`);
+});
+
+await step('step 1: index links a compilation_metrics page', async () => {
+  const i = await firstAnchorIndex(page, METRICS_HREF_RE);
+  if (i >= 0) {
+    const href = await page.locator('a[href]').nth(i).getAttribute('href');
+    check(true, 'step 1: index links a compilation_metrics page in a compile-id folder', href);
+  } else {
+    const j = await firstAnchorIndex(page, METRICS_ANY_RE);
+    const href = j >= 0 ? await page.locator('a[href]').nth(j).getAttribute('href') : null;
+    check(false, 'step 1: index links a compilation_metrics page in a compile-id folder',
+          href ? `found ${href}, not under a folder like -_0_0_0/` : 'no href matching compilation_metrics_N.html');
+  }
+});
+
+await step('step 1: expand <details>', async () => {
+  const { count, closed } = await expandDetails(page);
+  check(closed === 0, 'step 1: expand <details>', `${count} details element(s), ${closed} still closed`);
+});
+
+await step('step 1: click compile-id anchor in stack trie', async () => {
+  const anchor = page.locator('a[href^="#["]').first();
+  if ((await anchor.count()) === 0) {
+    check(false, 'step 1: click compile-id anchor in stack trie', 'no <a href="#[...]"> on index.html');
+    return;
+  }
+  const href = await anchor.getAttribute('href');
+  const errorsBefore = errors.length;
+  await anchor.click();
+  await page.waitForFunction((h) => decodeURIComponent(location.hash) === h, href);
+  // Give smooth scrolling / handlers a moment to run and report errors.
+  await page.waitForTimeout(250);
+  const info = await page.evaluate(() => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const el = document.getElementById(id);
+    let inView = false;
+    if (el) {
+      const r = el.getBoundingClientRect();
+      inView = r.bottom > 0 && r.top < window.innerHeight;
+    }
+    return { path: location.pathname, found: !!el, inView, scrollY: window.scrollY };
+  });
+  const samePage = info.path === new URL(indexUrl).pathname;
+  const newErrors = errors.slice(errorsBefore);
+  check(samePage && info.found && info.inView && newErrors.length === 0,
+        'step 1: click compile-id anchor in stack trie',
+        `${href}: stayed on index=${samePage}, target present=${info.found}, ` +
+        `target in view=${info.inView}, scrollY=${info.scrollY}` +
+        (newErrors.length ? `, errors: ${newErrors.join(' | ')}` : ''));
+});
+
+await step('step 1: compilation_metrics page', async () => {
+  let i = await firstAnchorIndex(page, METRICS_HREF_RE);
+  if (i < 0) i = await firstAnchorIndex(page, METRICS_ANY_RE);
+  if (i < 0) {
+    check(false, 'step 1: follow compilation_metrics link', 'no such link');
+    return;
+  }
+  const anchor = page.locator('a[href]').nth(i);
+  const href = await anchor.getAttribute('href');
+  const p = await clickAndFollow(context, page, anchor);
+  check(METRICS_ANY_RE.test(new URL(p.url()).pathname), 'step 1: follow compilation_metrics link',
+        `${href} -> ${p.url()}`);
+  const headings = await p.locator('h1, h2, h3, h4, h5, h6').allInnerTexts();
+  const withId = headings.find((h) => COMPILE_ID_RE.test(h));
+  check(!!withId, 'step 1: metrics heading names a compile id',
+        withId ? oneLine(withId, 120) : `headings: ${JSON.stringify(headings.map((h) => oneLine(h, 60)))}`);
+  const text = await p.evaluate(() => document.body.innerText);
+  check(/compile time/i.test(text), 'step 1: metrics page mentions "Compile Time"');
+  if (p !== page) await p.close();
+});
+
+// ---------------------------------------------------------------- step 2
+await step('step 2: inductor_output_code page', async () => {
+  // Back to the index: history first, a fresh load if that did not get us there.
+  if (new URL(page.url()).pathname !== new URL(indexUrl).pathname) {
+    await page.goBack({ waitUntil: 'load' }).catch(() => null);
+  }
+  if (new URL(page.url()).pathname !== new URL(indexUrl).pathname) {
+    await page.goto(indexUrl, { waitUntil: 'load' });
+  }
+  check(true, 'step 2: back on index.html', page.url());
+  await expandDetails(page);
+  const i = await firstAnchorIndex(page, /inductor_output_code[^/]*\.html$/);
+  if (i < 0) {
+    check(false, 'step 2: follow inductor_output_code link', 'no <a href="...inductor_output_code...html">');
+    return;
+  }
+  const anchor = page.locator('a[href]').nth(i);
+  const href = await anchor.getAttribute('href');
+  const p = await clickAndFollow(context, page, anchor);
+  check(/inductor_output_code/.test(p.url()), 'step 2: follow inductor_output_code link', `${href} -> ${p.url()}`);
+  const sel = 'code.hljs span[class^="hljs-"]';
+  const ok = await p.waitForSelector(sel, { state: 'attached', timeout: 10000 }).then(() => true, () => false);
+  const spans = await p.locator(sel).count();
+  const hasHljs = await p.evaluate(() => typeof window.hljs !== 'undefined');
+  const codeClass = await p.evaluate(() => {
+    const c = document.querySelector('code.hljs') || document.querySelector('pre code');
+    return c ? c.className : '(no <code>)';
+  });
+  check(ok && spans > 0, 'step 2: code is highlighted by highlight.js',
+        `${spans} element(s) match ${sel}; window.hljs ${hasHljs ? 'defined' : 'undefined'}; ` +
+        `<code class="${codeClass}">`);
+  const text = await p.evaluate(() => document.body.innerText);
+  check(text.includes('def '), 'step 2: output code page contains Python ("def ")');
+  if (p !== page) await p.close();
+});
+
+// ---------------------------------------------------------------- step 3
+check(badRequests.length === 0, 'step 3: every request stayed on file://',
+      badRequests.length
+        ? `${badRequests.length} non-file request(s): ${[...new Set(badRequests)].slice(0, 5).join(', ')}`
+        : `${requestCount} request(s)`);
+
+check(errors.length === 0, 'no console errors or page errors',
+      errors.length ? errors.slice(0, 10).join(' | ') : `${pagesSeen.size} page(s) visited`);
+
+await context.close().catch(() => {});
+fs.rmSync(userDataDir, { recursive: true, force: true });
+finish();
