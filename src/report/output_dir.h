@@ -1,13 +1,19 @@
 // Everything tlscope writes goes through OutputDir: relative paths are built
 // from sanitised segments, files are opened without following symlinks, so
-// no name from a log can write outside the output folder.
+// no name from a log can write outside the output folder. Whole files are
+// written by a background thread, so that file-system work overlaps parsing.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_set>
 
 #include "report/html.h"
@@ -18,49 +24,78 @@ namespace tlscope::report {
 // no leading dot, at most 160 bytes (long names keep a hash of the rest).
 std::string safe_segment(std::string_view name);
 
+class OutputDir;
+
+// Collects a page and hands it to the OutputDir when destroyed.
 class PageWriter {
  public:
-  explicit PageWriter(FILE* f) : f_(f) {}
+  PageWriter(OutputDir* dir, std::string rel) : dir_(dir), rel_(std::move(rel)) {}
   ~PageWriter();
   PageWriter(const PageWriter&) = delete;
   PageWriter& operator=(const PageWriter&) = delete;
 
-  void put(const Html& h) { put_trusted(h.str()); }
-  void put_escaped(std::string_view log_text);
+  void put(const Html& h) { buf_.append(h.str()); }
+  void put_escaped(std::string_view log_text) { append_escaped(&buf_, log_text); }
   // Our own markup only.
-  void put_trusted(std::string_view s) {
-    buf_.append(s);
-    if (buf_.size() >= kFlushAt) flush();
-  }
-  bool ok() const { return ok_; }
+  void put_trusted(std::string_view s) { buf_.append(s); }
 
  private:
-  static constexpr size_t kFlushAt = 1 << 20;
-  void flush();
-  FILE* f_;
+  OutputDir* dir_;
+  std::string rel_;
   std::string buf_;
-  bool ok_ = true;
 };
 
 class OutputDir {
  public:
-  explicit OutputDir(std::string root) : root_(std::move(root)) {}
+  // `background`: write whole files on a worker thread.
+  explicit OutputDir(std::string root, bool background = true);
+  ~OutputDir();
   const std::string& root() const { return root_; }
 
   // `rel` must be built from safe segments joined with '/'.
   std::unique_ptr<PageWriter> open(const std::string& rel);
-  bool write_file(const std::string& rel, std::string_view content);
-  // Opens for raw streaming (chromium events, raw.jsonl).
+  void write_file(const std::string& rel, std::string_view content);
+  void write_file(const std::string& rel, std::string&& content);
+  // Writes a payload verbatim and checks it against its declared MD5 on the
+  // worker thread; mismatches are counted in md5_failures().
+  void write_payload(const std::string& rel, std::string_view payload, std::string_view md5);
+  // Copies the file at `src` (absolute or relative to the working folder).
+  void copy_file(const std::string& rel, const std::string& src);
+  // Opens for streaming from the calling thread (raw.log, raw.jsonl, chromium events).
   FILE* open_raw(const std::string& rel);
+  // Waits until every queued file is written.
+  void drain();
 
   uint64_t files_written() const { return files_; }
   uint64_t errors() const { return errors_; }
+  uint64_t md5_failures() const { return md5_failures_; }
 
  private:
+  struct Job {
+    enum Kind { kWrite, kCopy } kind = kWrite;
+    std::string rel;
+    std::string data;  // content, or the source path of a copy
+    std::string md5;   // expected digest of `data`, when it is a payload
+  };
+  void enqueue(Job job);
+  void run_job(const Job& job);
+  void copy_now(const std::string& rel, const std::string& src);
   bool ensure_parent(const std::string& rel);
+  bool ensure_dir_locked(const std::string& dir);
+  void write_now(const std::string& rel, std::string_view data);
+  void worker();
+
   std::string root_;
+  std::mutex dirs_mu_;
   std::unordered_set<std::string> dirs_;
-  uint64_t files_ = 0, errors_ = 0;
+  std::atomic<uint64_t> files_{0}, errors_{0}, md5_failures_{0};
+
+  std::mutex mu_;
+  std::condition_variable has_work_, has_room_;
+  std::deque<Job> queue_;
+  size_t queued_bytes_ = 0;
+  bool busy_ = false, stop_ = false;
+  std::thread thread_;
 };
 
 }  // namespace tlscope::report

@@ -76,8 +76,12 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
 
   io::LineReader lines(std::move(source));
   OutputDir out(out_dir);
-  FILE* raw_log = out.open_raw("raw.log");
-  if (raw_log) {
+  // raw.log: an in-kernel copy on the writer thread, or, for compressed
+  // input, the decoded bytes as they are read.
+  FILE* raw_log = nullptr;
+  if (!lines.compressed()) {
+    out.copy_file("raw.log", log);
+  } else if ((raw_log = out.open_raw("raw.log"))) {
     std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
     lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
   }
@@ -85,14 +89,17 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   model.input_path = log;
   trace::ReaderOptions ropts;
   ropts.verbose = opts.verbose;
+  ropts.verify_md5 = false;  // the builder checks them on the writer thread
   if (progress) ropts.progress = [&](uint64_t done) { progress(done, total); };
   {
-    ReportBuilder builder(&model, &out, opts);
+    ReportBuilder builder(&model, &out, opts, /*check_md5=*/true);
     trace::TraceReader reader(&lines, &model.stats, &model.strings, ropts);
     reader.run(&builder);
     model.rank = reader.detected_rank();
     builder.finish();
   }
+  out.drain();
+  model.stats.fail_payload_md5 += out.md5_failures();
   if (raw_log) std::fclose(raw_log);
   if (progress) progress(total, total);
   result.ok = out.errors() == 0;

@@ -10,6 +10,7 @@
 #include "report/handlers/registry.h"
 #include "report/json_out.h"
 #include "report/writers.h"
+#include "trace/md5.h"
 
 namespace tlscope::report {
 
@@ -25,8 +26,9 @@ std::string splice_number(const std::string& base, uint64_t n) {
 }
 }  // namespace
 
-ReportBuilder::ReportBuilder(model::ReportModel* model, OutputDir* out, const Options& opts)
-    : model_(model), out_(out), opts_(opts) {
+ReportBuilder::ReportBuilder(model::ReportModel* model, OutputDir* out, const Options& opts,
+                             bool check_md5)
+    : model_(model), out_(out), opts_(opts), check_md5_(check_md5) {
   raw_jsonl_part_ = out_->open_raw(kRawJsonlPart);
   chromium_ = out_->open_raw("chromium_events.json");
   std::time_t now = std::time(nullptr);
@@ -72,6 +74,15 @@ void ReportBuilder::add_link(RecordContext& ctx, std::string_view name, std::str
   ctx.entry->outputs.push_back(std::move(o));
 }
 
+void ReportBuilder::write_payload(RecordContext& ctx, const std::string& rel) {
+  if (check_md5_ && !ctx.md5_checked) {
+    out_->write_payload(rel, ctx.rec.payload, ctx.env.has_payload());
+    ctx.md5_checked = true;
+  } else {
+    out_->write_file(rel, ctx.rec.payload);
+  }
+}
+
 bool ReportBuilder::parse_payload_json(std::string_view payload, simdjson::dom::element* out) {
   // Record payloads carry SIMDJSON_PADDING readable bytes (see trace_reader.h).
   return payload_parser_.parse(payload.data(), payload.size(), false).get(*out) ==
@@ -106,9 +117,12 @@ void ReportBuilder::on_record(const trace::Record& rec) {
   bool chromium = env.has(trace::Key::kChromiumEvent);
   if (!ctx.payload_file && rec.has_payload && !rec.payload.empty() && !chromium) {
     std::string rel = "payloads/" + safe_segment(env.has_payload()) + ".txt";
-    out_->write_file(rel, rec.payload);
+    write_payload(ctx, rel);
     ctx.payload_file = rel;
   }
+  if (check_md5_ && rec.has_payload && !ctx.md5_checked &&
+      !trace::md5_matches(rec.payload, env.has_payload()))
+    ++model_->stats.fail_payload_md5;
   if (!chromium) write_raw_jsonl_line(rec, ctx.payload_file);
 }
 

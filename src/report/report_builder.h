@@ -25,11 +25,15 @@ struct RecordContext {
   std::string folder;                       // raw compile-id folder or unknown_<line>
   std::optional<std::string> payload_file;  // set when a handler wrote the payload
   trace::Key key = trace::Key::kCount;      // the key whose handler is running
+  bool md5_checked = false;                 // the payload went out with its MD5 to check
 };
 
 class ReportBuilder : public trace::RecordVisitor {
  public:
-  ReportBuilder(model::ReportModel* model, OutputDir* out, const Options& opts);
+  // `check_md5`: the trace reader left payload MD5s to us (they are then
+  // checked on the writer thread, on the copy written to disk).
+  ReportBuilder(model::ReportModel* model, OutputDir* out, const Options& opts,
+                bool check_md5 = false);
   ~ReportBuilder() override;
 
   void on_record(const trace::Record& rec) override;
@@ -47,6 +51,8 @@ class ReportBuilder : public trace::RecordVisitor {
   // Registers a file at a fixed path (dump_file/...), consuming a number.
   void add_global(RecordContext& ctx, const std::string& rel);
   void add_link(RecordContext& ctx, std::string_view name, std::string_view url);
+  // Writes the record's payload as it is to `rel`.
+  void write_payload(RecordContext& ctx, const std::string& rel);
   // Parses a payload as JSON with the builder's own parser (the envelope's
   // DOM stays valid). Fails softly.
   bool parse_payload_json(std::string_view payload, simdjson::dom::element* out);
@@ -60,6 +66,7 @@ class ReportBuilder : public trace::RecordVisitor {
   model::ReportModel* model_;
   OutputDir* out_;
   Options opts_;
+  bool check_md5_;
   simdjson::dom::parser payload_parser_;
   FILE* raw_jsonl_part_ = nullptr;
   FILE* chromium_ = nullptr;

@@ -98,8 +98,10 @@ void TraceReader::run(RecordVisitor* visitor) {
       read_payload(&last);
       rec.has_payload = true;
       rec.payload = payload_;
-      rec.md5_ok = md5_matches(payload_, env_.has_payload());
-      if (!rec.md5_ok) ++stats_->fail_payload_md5;
+      if (opts_.verify_md5) {
+        rec.md5_ok = md5_matches(payload_, env_.has_payload());
+        if (!rec.md5_ok) ++stats_->fail_payload_md5;
+      }
     }
     // Rank filter. Unlike the reference, records without a rank are kept:
     // they come from the same process (REPORT_FEATURES J22).

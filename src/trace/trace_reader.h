@@ -24,7 +24,7 @@ struct Record {
   bool has_payload = false;
   // Valid until the next record; followed by simdjson::SIMDJSON_PADDING readable bytes.
   std::string_view payload;
-  bool md5_ok = true;
+  bool md5_ok = true;        // only computed when ReaderOptions::verify_md5
 };
 
 enum class Rejection { kOtherRank, kSchemaError };
@@ -41,6 +41,9 @@ struct ReaderOptions {
   bool verbose = false;
   // Per-line messages printed before the rest are only counted.
   uint64_t max_messages = 20;
+  // Check payload MD5s here. A consumer that writes payloads on another
+  // thread may check them there instead, and count fail_payload_md5 itself.
+  bool verify_md5 = true;
   // Called with the bytes consumed so far, about every megabyte.
   std::function<void(uint64_t)> progress;
 };

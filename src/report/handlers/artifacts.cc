@@ -67,8 +67,7 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
   std::string name(*tj::str_field(o, "name"));
   std::string_view encoding = *tj::str_field(o, "encoding");
   if (encoding == "string") {
-    std::string rel = b.add_file(ctx, name + ".txt", true);
-    b.out().write_file(rel, ctx.rec.payload);
+    b.write_payload(ctx, b.add_file(ctx, name + ".txt", true));
     return;
   }
   if (encoding != "json") {
@@ -90,7 +89,7 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
     append_json(&pretty, doc, true);
     b.out().write_file(rel, pretty);
   } else {
-    b.out().write_file(rel, ctx.rec.payload);
+    b.write_payload(ctx, rel);
   }
   if (stack_traces) {
     std::string companion;

@@ -11,8 +11,7 @@ namespace tj = trace::json;
 
 namespace {
 void payload_file(ReportBuilder& b, RecordContext& ctx, std::string_view base) {
-  std::string rel = b.add_file(ctx, base, true);
-  b.out().write_file(rel, ctx.rec.payload);
+  b.write_payload(ctx, b.add_file(ctx, base, true));
 }
 std::string name_of(const RecordContext& ctx) {
   simdjson::dom::object o(ctx.env.value(ctx.key));

@@ -1,0 +1,209 @@
+// scan_glog_prefix (TRACE_FORMAT §2.1): the reference's regular expression
+//   ([VIWEC])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2}).(\d{6}) (\d+)([^:]+):(\d+)\] (.)
+// applied as a search, with ASCII digits and saturating numbers.
+#include "trace/glog_prefix.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/line_reader.h"
+
+namespace {
+using tlscope::trace::GlogPrefix;
+using tlscope::trace::scan_glog_prefix;
+
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+
+TEST(GlogPrefix, ValidLineFields) {
+  std::string line =
+      "V0403 07:28:48.051000 139877824898048 torch/_dynamo/output_graph.py:1139] "
+      "{\"dynamo_output_graph\": {}, \"frame_id\": 0}";
+  auto p = scan_glog_prefix(line);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->level, 'V');
+  EXPECT_EQ(p->month, 4);
+  EXPECT_EQ(p->day, 3);
+  EXPECT_EQ(p->hour, 7);
+  EXPECT_EQ(p->minute, 28);
+  EXPECT_EQ(p->second, 48);
+  EXPECT_EQ(p->micros, 51000u);
+  EXPECT_EQ(p->thread, 139877824898048ull);
+  EXPECT_EQ(p->pathname, " torch/_dynamo/output_graph.py");  // leading space kept
+  EXPECT_EQ(p->lineno, 1139u);
+  EXPECT_EQ(p->json, "{\"dynamo_output_graph\": {}, \"frame_id\": 0}");
+}
+
+TEST(GlogPrefix, EveryAcceptedLevelLetter) {
+  for (char level : std::string("VIWEC")) {
+    std::string line = std::string(1, level) + "1231 23:59:58.999999 7 a.py:1] {}";
+    auto p = scan_glog_prefix(line);
+    ASSERT_TRUE(p.has_value()) << level;
+    EXPECT_EQ(p->level, level);
+    EXPECT_EQ(p->month, 12);
+    EXPECT_EQ(p->day, 31);
+    EXPECT_EQ(p->hour, 23);
+    EXPECT_EQ(p->minute, 59);
+    EXPECT_EQ(p->second, 58);
+    EXPECT_EQ(p->micros, 999999u);
+    EXPECT_EQ(p->thread, 7u);
+    EXPECT_EQ(p->pathname, " a.py");
+    EXPECT_EQ(p->json, "{}");
+  }
+}
+
+TEST(GlogPrefix, RejectsLevelsDAndFAndLowercase) {
+  for (const char* line : {"D0403 07:28:48.051000 1 a.py:1] {}", "F0403 07:28:48.051000 1 a.py:1] {}",
+                           "v0403 07:28:48.051000 1 a.py:1] {}", "i0403 07:28:48.051000 1 a.py:1] {}"})
+    EXPECT_FALSE(scan_glog_prefix(line).has_value()) << line;
+}
+
+TEST(GlogPrefix, RankPrefixBeforeLevelIsTolerated) {
+  auto p = scan_glog_prefix("[rank0]:V0403 07:28:48.051000 1234 torch/_dynamo/x.py:19] {\"a\": 1}");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->level, 'V');
+  EXPECT_EQ(p->thread, 1234u);
+  EXPECT_EQ(p->pathname, " torch/_dynamo/x.py");
+  EXPECT_EQ(p->lineno, 19u);
+  EXPECT_EQ(p->json, "{\"a\": 1}");
+  // Arbitrary text before the level letter, including other capital letters.
+  auto q = scan_glog_prefix("CUDA WARNING: I0101 00:00:00.000001 5 b.py:2] []");
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->level, 'I');
+  EXPECT_EQ(q->micros, 1u);
+  EXPECT_EQ(q->pathname, " b.py");
+  EXPECT_EQ(q->json, "[]");
+}
+
+TEST(GlogPrefix, SeparatorBeforeFractionIsAnyCharacter) {
+  auto p = scan_glog_prefix("V0403 07:28:48,051000 1 a.py:1] {}");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->micros, 51000u);
+}
+
+TEST(GlogPrefix, RejectsFiveDigitMicros) {
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.05100 1398 foo.py:1] {}").has_value());
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.0510000 1398 foo.py:1] {}").has_value());
+}
+
+TEST(GlogPrefix, RejectsMissingSpaceAfterBracket) {
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.051000 1398 foo.py:19]{}").has_value());
+  // At least one character must follow "] ".
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.051000 1398 foo.py:19] ").has_value());
+}
+
+TEST(GlogPrefix, RejectsWindowsPathWithColon) {
+  EXPECT_FALSE(
+      scan_glog_prefix("V0403 07:28:48.051000 1398 C:\\work\\torch\\_dynamo\\x.py:19] {}").has_value());
+}
+
+TEST(GlogPrefix, RejectsMissingThreadOrLineno) {
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.051000 foo.py:19] {}").has_value());
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.051000 12 foo.py:] {}").has_value());
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.051000 12 foo.py:1x] {}").has_value());
+}
+
+TEST(GlogPrefix, OverflowingThreadAndLinenoSaturate) {
+  std::string big(40, '9');
+  auto p = scan_glog_prefix("V0403 07:28:48.051000 " + big + " a.py:" + big + "] {}");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->thread, kU64Max);
+  EXPECT_EQ(p->lineno, kU64Max);
+  EXPECT_EQ(p->pathname, " a.py");
+  // One past the maximum saturates too; the maximum itself is exact.
+  auto q = scan_glog_prefix("V0403 07:28:48.051000 18446744073709551616 a.py:18446744073709551615] {}");
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->thread, kU64Max);
+  EXPECT_EQ(q->lineno, kU64Max);
+  auto r = scan_glog_prefix("V0403 07:28:48.051000 18446744073709551614 a.py:1] {}");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->thread, kU64Max - 1);
+}
+
+TEST(GlogPrefix, TenMegabyteLineWithoutColonIsRejected) {
+  // Many candidate level letters and digits, but no ':' anywhere.
+  std::string line;
+  line.reserve(10 << 20);
+  while (line.size() < (10u << 20)) line += "V0403 07 48.051000 123 torch/x.py 19] {} ";
+  EXPECT_FALSE(scan_glog_prefix(line).has_value());
+  // The same junk followed by one valid envelope is still found (search semantics).
+  std::string tail = "V0101 00:00:00.000000 42 z.py:3] {\"k\": 1}";
+  auto p = scan_glog_prefix(line + tail);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->thread, 42u);
+  EXPECT_EQ(p->pathname, " z.py");
+  EXPECT_EQ(p->json, "{\"k\": 1}");
+}
+
+TEST(GlogPrefix, BacktracksIntoThreadDigitsForPathname) {
+  auto p = scan_glog_prefix("V0101 00:00:00.000000 123:45] {}");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->thread, 12u);
+  EXPECT_EQ(p->pathname, "3");
+  EXPECT_EQ(p->lineno, 45u);
+  EXPECT_EQ(p->json, "{}");
+  // A single thread digit cannot give the path a character.
+  EXPECT_FALSE(scan_glog_prefix("V0101 00:00:00.000000 1:45] {}").has_value());
+}
+
+TEST(GlogPrefix, LaterStartMatchesWhenFirstCandidateFails) {
+  auto p = scan_glog_prefix(
+      "V0101 00:00:00.000000 1 a:x W0202 11:11:11.111111 2 b.py:3] {\"x\": 2}");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->level, 'W');
+  EXPECT_EQ(p->month, 2);
+  EXPECT_EQ(p->thread, 2u);
+  EXPECT_EQ(p->pathname, " b.py");
+  EXPECT_EQ(p->lineno, 3u);
+  EXPECT_EQ(p->json, "{\"x\": 2}");
+}
+
+TEST(GlogPrefix, PayloadAndEmptyLinesAreNotEnvelopes) {
+  EXPECT_FALSE(scan_glog_prefix("").has_value());
+  EXPECT_FALSE(scan_glog_prefix("\tclass GraphModule(torch.nn.Module):").has_value());
+  EXPECT_FALSE(scan_glog_prefix("V0403").has_value());
+}
+
+// CRLF is handled by the line reader, not the scanner: the scanner keeps a
+// '\r' in the JSON text, the reader strips it.
+TEST(GlogPrefix, ScannerKeepsCarriageReturnInJson) {
+  auto p = scan_glog_prefix("V0403 07:28:48.051000 1 a.py:1] {}\r");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->json, "{}\r");
+}
+
+class StringSource : public tlscope::io::ByteSource {
+ public:
+  StringSource(std::string s, size_t chunk) : s_(std::move(s)), chunk_(chunk) {}
+  long read(char* buf, size_t n) override {
+    size_t k = std::min({n, chunk_, s_.size() - pos_});
+    std::memcpy(buf, s_.data() + pos_, k);
+    pos_ += k;
+    return static_cast<long>(k);
+  }
+  uint64_t file_offset() const override { return pos_; }
+
+ private:
+  std::string s_;
+  size_t chunk_, pos_ = 0;
+};
+
+TEST(LineReader, StripsCarriageReturnAndNumbersPhysicalLines) {
+  for (size_t chunk : {size_t{1}, size_t{3}, size_t{1} << 20}) {
+    tlscope::io::LineReader r(std::make_unique<StringSource>(
+        "V0403 07:28:48.051000 1 a.py:1] {}\r\n\tpayload\r\n\r\n\nlast\r", chunk));
+    std::vector<std::pair<std::string, uint64_t>> got;
+    tlscope::io::Line line;
+    while (r.next(&line)) got.emplace_back(std::string(line.text), line.number);
+    std::vector<std::pair<std::string, uint64_t>> want = {
+        {"V0403 07:28:48.051000 1 a.py:1] {}", 1}, {"\tpayload", 2}, {"", 3}, {"", 4}, {"last", 5}};
+    EXPECT_EQ(got, want) << "chunk " << chunk;
+    EXPECT_TRUE(r.error().empty());
+  }
+}
+
+}  // namespace

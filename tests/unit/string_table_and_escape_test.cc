@@ -1,0 +1,165 @@
+// StringTable (TRACE_FORMAT §6) and the report's HTML safety helpers:
+// text() escaping, safe_url() and safe_segment().
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "report/html.h"
+#include "report/output_dir.h"
+#include "trace/string_table.h"
+
+namespace {
+using tlscope::report::link;
+using tlscope::report::safe_segment;
+using tlscope::report::safe_url;
+using tlscope::report::text;
+using tlscope::trace::StringTable;
+
+const std::string kFffd = "\xEF\xBF\xBD";
+
+TEST(StringTable, SetGetOverwrite) {
+  StringTable t;
+  EXPECT_TRUE(t.empty());
+  EXPECT_EQ(t.get(0), nullptr);
+  t.set(5, "/x/convert_frame.py");
+  t.set(0, "/x/test.py");
+  ASSERT_NE(t.get(5), nullptr);
+  EXPECT_EQ(*t.get(5), "/x/convert_frame.py");
+  ASSERT_NE(t.get(0), nullptr);
+  EXPECT_EQ(*t.get(0), "/x/test.py");
+  EXPECT_EQ(t.get(1), nullptr);
+  EXPECT_EQ(t.get(6), nullptr);
+  EXPECT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.max_index(), 5u);
+  // A later record with the same index replaces the string.
+  t.set(5, "replaced");
+  EXPECT_EQ(*t.get(5), "replaced");
+  EXPECT_EQ(t.size(), 2u);
+  t.set(3, "");
+  ASSERT_NE(t.get(3), nullptr);
+  EXPECT_EQ(*t.get(3), "");
+  EXPECT_EQ(t.max_index(), 5u);
+  EXPECT_EQ(t.sorted_indices(), (std::vector<uint32_t>{0, 3, 5}));
+  t.set(4000000000u, "far");
+  EXPECT_EQ(t.max_index(), 4000000000u);
+  EXPECT_EQ(*t.get(4000000000u), "far");
+}
+
+TEST(StringTable, FirstIndexSetsTheMaximum) {
+  StringTable t;
+  t.set(7, "a");
+  EXPECT_EQ(t.max_index(), 7u);
+  t.set(7, "b");
+  EXPECT_EQ(t.max_index(), 7u);
+  t.set(2, "c");
+  EXPECT_EQ(t.max_index(), 7u);
+}
+
+TEST(HtmlText, EscapesMarkupCharacters) {
+  EXPECT_EQ(text("a&b<c>d\"e'f").str(), "a&amp;b&lt;c&gt;d&quot;e&#39;f");
+  EXPECT_EQ(text("<script>alert(1)</script>").str(), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(text("\" onmouseover=\"x").str(), "&quot; onmouseover=&quot;x");
+  EXPECT_EQ(text("&amp;").str(), "&amp;amp;");
+  EXPECT_EQ(text("").str(), "");
+  EXPECT_EQ(text("plain text 123").str(), "plain text 123");
+}
+
+TEST(HtmlText, KeepsValidUtf8AndReplacesInvalidBytes) {
+  EXPECT_EQ(text("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80").str(),
+            "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
+  EXPECT_EQ(text("a\xFF" "b").str(), "a" + kFffd + "b");
+  EXPECT_EQ(text("\xFF<").str(), kFffd + "&lt;");
+  // Overlong encoding of '/', a UTF-16 surrogate, a truncated sequence at the
+  // end, a lone continuation byte and a code point above U+10FFFF.
+  EXPECT_EQ(text("\xC0\xAF").str(), kFffd + kFffd);
+  EXPECT_EQ(text("x\xED\xA0\x80y").str(), "x" + kFffd + kFffd + kFffd + "y");
+  EXPECT_EQ(text("ok\xE2\x82").str(), "ok" + kFffd + kFffd);
+  EXPECT_EQ(text("\x80").str(), kFffd);
+  EXPECT_EQ(text("\xF4\x90\x80\x80").str(), kFffd + kFffd + kFffd + kFffd);
+  // Escaping still applies around replaced bytes.
+  EXPECT_EQ(text("<\xFE>&").str(), "&lt;" + kFffd + "&gt;&amp;");
+}
+
+TEST(SafeUrl, KeepsRelativePathsAndWebUrls) {
+  for (const char* ok : {"index.html", "-_0_0_0/dynamo_output_graph_0.txt",
+                         "dump_file/eval_with_key_3.html#L4", "#[0/0]", "../x.html",
+                         "http://example.com/a", "https://example.com/a?b=c#d",
+                         "HTTPS://EXAMPLE.COM/", "a/b:c", "?q=1"})
+    EXPECT_EQ(safe_url(ok), ok) << ok;
+}
+
+TEST(SafeUrl, NeutralisesScriptAndDataSchemes) {
+  for (const char* bad : {"javascript:alert(1)", " JaVaScRiPt:x", "java\tscript:x", "java\nscript:x",
+                          "\x01javascript:x", "data:text/html,<script>alert(1)</script>",
+                          "vbscript:msgbox(1)", "VBScript:x", "file:///etc/passwd",
+                          "  \t javascript:alert(1)"})
+    EXPECT_EQ(safe_url(bad), "#") << bad;
+}
+
+TEST(HtmlLink, EscapesLabelAndNeutralisesUrl) {
+  EXPECT_EQ(link("javascript:alert(1)", "<b>x</b>").str(), "<a href=\"#\">&lt;b&gt;x&lt;/b&gt;</a>");
+  EXPECT_EQ(link("a\" onmouseover=\"x.html", "n").str(),
+            "<a href=\"a&quot; onmouseover=&quot;x.html\">n</a>");
+  EXPECT_EQ(link("-_0_0_0/a_1.txt", "-_0_0_0/a_1.txt").str(),
+            "<a href=\"-_0_0_0/a_1.txt\">-_0_0_0/a_1.txt</a>");
+}
+
+void expect_single_safe_segment(const std::string& input) {
+  std::string s = safe_segment(input);
+  SCOPED_TRACE("input of " + std::to_string(input.size()) + " bytes -> " + s);
+  EXPECT_FALSE(s.empty());
+  EXPECT_EQ(s.find('/'), std::string::npos);
+  EXPECT_EQ(s.find('\\'), std::string::npos);
+  EXPECT_NE(s[0], '.');
+  EXPECT_NE(s, ".");
+  EXPECT_NE(s, "..");
+  EXPECT_LE(s.size(), 160u);
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-' || c == '+';
+    EXPECT_TRUE(ok) << "byte " << int(static_cast<unsigned char>(c));
+  }
+}
+
+TEST(SafeSegment, HostileNamesBecomeOneSafeSegment) {
+  const std::vector<std::string> inputs = {"../../etc/passwd", "/abs", "a/b", "..", ".", ".hidden",
+                                           "<script>alert(1)</script>", "", "a\\..\\b",
+                                           std::string("nul\0byte", 8), "a/b/../../..",
+                                           "\xFF\xFE", std::string(1000, 'x'),
+                                           "." + std::string(170, 'y')};
+  for (const auto& in : inputs) expect_single_safe_segment(in);
+  EXPECT_EQ(safe_segment("/abs"), "_abs");
+  EXPECT_EQ(safe_segment("a/b"), "a_b");
+  EXPECT_EQ(safe_segment(".hidden"), "_.hidden");
+  EXPECT_EQ(safe_segment(".."), "_..");
+  EXPECT_EQ(safe_segment("<script>"), "_script_");
+}
+
+TEST(SafeSegment, OrdinaryNamesAreKept) {
+  for (const char* ok : {"dynamo_output_graph.txt", "torch._functorch.config.txt",
+                         "fx_graph_cache_miss.json", "inductor_output_code_cyjwx6x6.html",
+                         "a-b+c_d.e", std::string(160, 'k').c_str()})
+    EXPECT_EQ(safe_segment(ok), ok);
+}
+
+TEST(SafeSegment, LongNamesStayDistinct) {
+  std::string base(160, 'a');
+  std::set<std::string> outs;
+  for (char tail : std::string("bcdefg")) {
+    std::string in = base + std::string(840, 'z') + tail;
+    std::string s = safe_segment(in);
+    EXPECT_LE(s.size(), 160u);
+    outs.insert(s);
+  }
+  EXPECT_EQ(outs.size(), 6u);
+  // Differing in the 161st character only.
+  EXPECT_NE(safe_segment(base + "1"), safe_segment(base + "2"));
+  // Deterministic.
+  EXPECT_EQ(safe_segment(base + "1"), safe_segment(base + "1"));
+  // The readable start is kept.
+  EXPECT_EQ(safe_segment(std::string(1000, 'x')).substr(0, 100), std::string(100, 'x'));
+}
+
+}  // namespace
