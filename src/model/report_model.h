@@ -60,6 +60,22 @@ struct ShapeNote {
 
 struct ChromiumSummary {
   uint64_t events = 0;
+  // Seconds between B/E pairs, per metrics bucket and event name ("dynamo",
+  // "backend_compile", "inductor_compile", ...).
+  std::unordered_map<trace::CompileId, std::map<std::string, double>, trace::CompileIdHash> phases;
+};
+
+// A `recompile_reasons` artifact: why the cached entries of this frame failed
+// their guards, one reason per entry ("0/0: tensor 'x' size mismatch ...").
+struct RecompileReasons {
+  std::optional<trace::CompileId> id;
+  std::vector<std::string> reasons;
+};
+
+// A `dynamo_graph_break_reason` artifact (text, capped in size).
+struct GraphBreakNote {
+  std::optional<trace::CompileId> id;
+  std::string text;
 };
 
 struct ReportModel {
@@ -74,6 +90,8 @@ struct ReportModel {
   std::vector<MetricsRecord> metrics;
   std::vector<FailureRow> failures;
   ChromiumSummary chromium;
+  std::vector<RecompileReasons> recompile_reasons;
+  std::vector<GraphBreakNote> graph_break_notes;
   uint64_t next_number = 0;  // F12 global counter
   std::optional<uint32_t> rank;
   std::string input_path;

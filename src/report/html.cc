@@ -11,8 +11,9 @@
 namespace tlscope::report {
 namespace {
 
-// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
-size_t utf8_len(std::string_view s, size_t i) {
+}  // namespace
+
+size_t utf8_sequence_length(std::string_view s, size_t i) {
   unsigned char c = static_cast<unsigned char>(s[i]);
   size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
   if (n == 0 || i + n > s.size()) return 0;
@@ -29,6 +30,8 @@ size_t utf8_len(std::string_view s, size_t i) {
   }
   return n;
 }
+
+namespace {
 
 // Index of the first byte at or after `i` that needs escaping (or size).
 // Output code is most of a log's bytes, so this scans 16 bytes at a time.
@@ -81,14 +84,14 @@ void append_escaped(std::string* out, std::string_view text) {
   }
   size_t i = 0;
   while (i < text.size()) {
-    size_t n = utf8_len(text, i);
+    size_t n = utf8_sequence_length(text, i);
     if (n == 0) {
       out->append("\xEF\xBF\xBD");  // U+FFFD
       ++i;
       continue;
     }
     size_t j = i + n;
-    while (j < text.size() && (n = utf8_len(text, j)) != 0) j += n;
+    while (j < text.size() && (n = utf8_sequence_length(text, j)) != 0) j += n;
     escape_valid(out, text.substr(i, j - i));
     i = j;
   }

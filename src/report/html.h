@@ -25,6 +25,9 @@ class Html {
   std::string s_;
 };
 
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
+size_t utf8_sequence_length(std::string_view s, size_t i);
+
 // Escapes & < > " ' and replaces invalid UTF-8 with U+FFFD; safe in text and
 // in quoted attributes alike.
 void append_escaped(std::string* out, std::string_view text);

@@ -61,7 +61,8 @@ Html stats_html(const model::ReportModel& m) {
 
 }  // namespace
 
-void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts) {
+void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts,
+                 const Html& doctor) {
   auto w = out.open("index.html");
   if (!w) return;
   begin_page(*w, "tlscope report", "");
@@ -87,6 +88,7 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
   render(*w, "index.html",
          {{"custom_header", Html::trusted(opts.custom_header_html)},  // raw by design (F7)
           {"source_line", text(source)},
+          {"doctor", doctor},
           {"trie", stack_trie_html(m.trie, m.strings, &m, false)},
           {"failures", failures},
           {"chromium", chromium},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/html.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -10,6 +12,22 @@
 namespace tlscope::report {
 
 void append_json_string(std::string* out, std::string_view s) {
+  if (!simdjson::validate_utf8(s.data(), s.size())) {
+    // JSON must be UTF-8: invalid bytes become U+FFFD (text from a log prefix).
+    std::string fixed;
+    for (size_t i = 0; i < s.size();) {
+      size_t n = utf8_sequence_length(s, i);
+      if (n == 0) {
+        fixed += "\xEF\xBF\xBD";
+        ++i;
+      } else {
+        fixed.append(s.data() + i, n);
+        i += n;
+      }
+    }
+    append_json_string(out, fixed);
+    return;
+  }
   out->push_back('"');
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {

@@ -22,7 +22,7 @@ std::string safe_segment(std::string_view name) {
               c == '.' || c == '_' || c == '-' || c == '+';
     s += ok ? c : '_';
   }
-  if (s.empty() || s[0] == '.') s.insert(0, "_");
+  if (s.empty() || s[0] == '.') s = "_" + s;
   constexpr size_t kMax = 160;
   if (s.size() > kMax) {
     size_t h = std::hash<std::string_view>{}(name);
@@ -38,19 +38,17 @@ namespace {
 constexpr size_t kMaxQueuedBytes = 64u << 20;
 }  // namespace
 
-OutputDir::OutputDir(std::string root, bool background) : root_(std::move(root)) {
-  if (background) thread_ = std::thread([this] { worker(); });
+OutputDir::OutputDir(std::string root, unsigned writers) : root_(std::move(root)) {
+  for (unsigned i = 0; i < writers; ++i) threads_.emplace_back([this] { worker(); });
 }
 
 OutputDir::~OutputDir() {
-  if (thread_.joinable()) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    has_work_.notify_one();
-    thread_.join();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
   }
+  has_work_.notify_all();
+  for (auto& t : threads_) t.join();
 }
 
 void OutputDir::worker() {
@@ -60,20 +58,20 @@ void OutputDir::worker() {
     if (queue_.empty()) return;  // stop requested and nothing left
     Job job = std::move(queue_.front());
     queue_.pop_front();
-    busy_ = true;
+    ++busy_;
     lock.unlock();
     run_job(job);
     lock.lock();
-    busy_ = false;
+    --busy_;
     queued_bytes_ -= job.data.size();
     has_room_.notify_all();
   }
 }
 
 void OutputDir::drain() {
-  if (!thread_.joinable()) return;
+  if (threads_.empty()) return;
   std::unique_lock<std::mutex> lock(mu_);
-  has_room_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  has_room_.wait(lock, [this] { return queue_.empty() && busy_ == 0; });
 }
 
 std::unique_ptr<PageWriter> OutputDir::open(const std::string& rel) {
@@ -81,7 +79,7 @@ std::unique_ptr<PageWriter> OutputDir::open(const std::string& rel) {
 }
 
 void OutputDir::write_file(const std::string& rel, std::string_view content) {
-  if (!thread_.joinable()) return write_now(rel, content);
+  if (threads_.empty()) return write_now(rel, content);
   write_file(rel, std::string(content));
 }
 
@@ -99,7 +97,7 @@ void OutputDir::copy_file(const std::string& rel, const std::string& src) {
 }
 
 void OutputDir::enqueue(Job job) {
-  if (!thread_.joinable()) return run_job(job);
+  if (threads_.empty()) return run_job(job);
   std::unique_lock<std::mutex> lock(mu_);
   has_room_.wait(lock, [&] { return queued_bytes_ < kMaxQueuedBytes; });
   queued_bytes_ += job.data.size();

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_set>
+#include <vector>
 
 #include "report/html.h"
 
@@ -47,8 +48,9 @@ class PageWriter {
 
 class OutputDir {
  public:
-  // `background`: write whole files on a worker thread.
-  explicit OutputDir(std::string root, bool background = true);
+  // `writers`: threads that write whole files (0: write on the calling thread).
+  // Creating many files is kernel work that parallelises across directories.
+  explicit OutputDir(std::string root, unsigned writers = 1);
   ~OutputDir();
   const std::string& root() const { return root_; }
 
@@ -94,8 +96,9 @@ class OutputDir {
   std::condition_variable has_work_, has_room_;
   std::deque<Job> queue_;
   size_t queued_bytes_ = 0;
-  bool busy_ = false, stop_ = false;
-  std::thread thread_;
+  unsigned busy_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace tlscope::report

@@ -8,8 +8,11 @@
 #include <fmt/format.h>
 
 #include "report/handlers/registry.h"
+#include "analysis/doctor.h"
+#include "report/doctor_writers.h"
 #include "report/json_out.h"
 #include "report/writers.h"
+#include "trace/json_types.h"
 #include "trace/md5.h"
 
 namespace tlscope::report {
@@ -127,6 +130,9 @@ void ReportBuilder::on_record(const trace::Record& rec) {
 }
 
 void ReportBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {
+  // Payloads of other ranks are checked too (TRACE_FORMAT §2.4).
+  if (check_md5_ && rec.has_payload && !trace::md5_matches(rec.payload, rec.env->has_payload()))
+    ++model_->stats.fail_payload_md5;
   write_raw_jsonl_line(rec, std::nullopt);
 }
 
@@ -178,10 +184,37 @@ void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
   std::fwrite(line_.data(), 1, line_.size(), raw_jsonl_part_);
 }
 
+// B/E pairs with args.compile_id give the time of each compiler phase.
+void ReportBuilder::note_phase(simdjson::dom::element e) {
+  if (e.type() != simdjson::dom::element_type::OBJECT) return;
+  simdjson::dom::object o(e);
+  auto ph = trace::json::str_field(o, "ph");
+  auto name = trace::json::str_field(o, "name");
+  auto ts = trace::json::f64_field(o, "ts");
+  auto args = trace::json::field(o, "args");
+  if (!ph || !name || !ts || !args || args->type() != simdjson::dom::element_type::OBJECT) return;
+  auto cid = trace::json::str_field(simdjson::dom::object(*args), "compile_id");
+  if (!cid || (*ph != "B" && *ph != "E")) return;
+  auto id = trace::parse_bare_compile_id(*cid);
+  if (!id) return;
+  std::string key = id->metrics_bucket().folder() + "|" + std::string(*name);
+  if (*ph == "B") {
+    open_phases_[key].push_back(*ts);
+    return;
+  }
+  auto it = open_phases_.find(key);
+  if (it == open_phases_.end() || it->second.empty()) return;
+  double secs = (*ts - it->second.back()) / 1e6;
+  it->second.pop_back();
+  if (it->second.empty()) open_phases_.erase(it);
+  if (secs >= 0) model_->chromium.phases[id->metrics_bucket()][std::string(*name)] += secs;
+}
+
 void ReportBuilder::write_chromium_event(std::string_view payload) {
   simdjson::dom::element e;
   if (!parse_payload_json(payload, &e)) return;  // unparsable events are dropped (F15)
   ++model_->chromium.events;
+  note_phase(e);
   if (!chromium_) return;
   line_.clear();
   line_ += chromium_first_ ? "[\n  " : ",\n  ";
@@ -200,7 +233,9 @@ void ReportBuilder::finish() {
   write_static_assets(*out_);
   write_failures_page(*model_, *out_, opts_);
   write_compile_directory(*model_, *out_);
-  write_index(*model_, *out_, opts_);
+  analysis::DoctorReport doctor = analysis::diagnose(*model_);
+  out_->write_file("summary.json", summary_json(doctor, model_->input_path, opts_));
+  write_index(*model_, *out_, opts_, doctor_html(doctor));
 }
 
 // raw.jsonl starts with the string table, known only at the end: the record

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "model/report_model.h"
 #include "report/options.h"
@@ -62,6 +64,7 @@ class ReportBuilder : public trace::RecordVisitor {
  private:
   void write_raw_jsonl_line(const trace::Record& rec, const std::optional<std::string>& payload_file);
   void assemble_raw_jsonl();
+  void note_phase(simdjson::dom::element event);
 
   model::ReportModel* model_;
   OutputDir* out_;
@@ -73,6 +76,7 @@ class ReportBuilder : public trace::RecordVisitor {
   bool chromium_first_ = true;
   std::string line_;  // reused buffer
   int year_ = 1970;
+  std::unordered_map<std::string, std::vector<double>> open_phases_;  // B events awaiting E
 };
 
 }  // namespace tlscope::report

@@ -11,7 +11,8 @@
 
 namespace tlscope::report {
 
-void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts);
+void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts,
+                 const Html& doctor);
 void write_compile_directory(const model::ReportModel& m, OutputDir& out);
 void write_failures_page(const model::ReportModel& m, OutputDir& out, const Options& opts);
 void write_static_assets(OutputDir& out);

@@ -1,5 +1,7 @@
 #include "trace/envelope.h"
 
+#include <algorithm>
+
 #include "trace/json_types.h"
 #include "trace/schema.h"
 
@@ -33,7 +35,10 @@ DecodeStatus EnvelopeDecoder::decode(std::string_view text, Envelope* out, std::
   for (auto field : out->object) {
     auto key = lookup_key(field.key);
     if (!key) {
-      out->unknown_keys.push_back(field.key);
+      // A repeated unknown key counts once (TRACE_FORMAT §2.2).
+      if (std::find(out->unknown_keys.begin(), out->unknown_keys.end(), field.key) ==
+          out->unknown_keys.end())
+        out->unknown_keys.push_back(field.key);
       continue;
     }
     uint64_t bit = key_bit(*key);

@@ -21,8 +21,9 @@ struct Stats {
   uint64_t fail_key_conflict = 0;
   uint64_t fail_json_serialization = 0;
   uint64_t unknown = 0;
-  // Ours: lines that are not valid UTF-8 (kept, shown with U+FFFD on pages)
-  // and a read error that ended the log early (truncated compressed input).
+  // Ours: envelopes, prefixes or payloads that are not valid UTF-8 (kept,
+  // shown with U+FFFD), and a read error that ended the log early (truncated
+  // compressed input). Both fail --strict: the reference rejects such input.
   uint64_t invalid_utf8 = 0;
   uint64_t read_errors = 0;
   std::map<std::string, uint64_t> unknown_names;  // distinct unknown keys, counted
@@ -30,7 +31,7 @@ struct Stats {
   // Counters that make --strict fail.
   uint64_t strict_failures() const {
     return fail_glog + fail_json + fail_payload_md5 + other_rank + fail_dynamo_guards_json +
-           fail_parser + read_errors;
+           fail_parser + read_errors + invalid_utf8;
   }
   // (name, value) of the non-zero counters, in display order.
   std::vector<std::pair<const char*, uint64_t>> nonzero() const;

@@ -64,6 +64,7 @@ void TraceReader::run(RecordVisitor* visitor) {
     rec.prefix = *prefix;
     // Reading payload lines may move the line buffer: keep our own copy.
     pathname_.assign(prefix->pathname);
+    if (!simdjson::validate_utf8(pathname_.data(), pathname_.size())) ++stats_->invalid_utf8;
     rec.prefix.pathname = pathname_;
     rec.prefix.json = {};
     rec.env = &env_;
@@ -98,6 +99,7 @@ void TraceReader::run(RecordVisitor* visitor) {
       read_payload(&last);
       rec.has_payload = true;
       rec.payload = payload_;
+      if (!simdjson::validate_utf8(payload_.data(), payload_.size())) ++stats_->invalid_utf8;
       if (opts_.verify_md5) {
         rec.md5_ok = md5_matches(payload_, env_.has_payload());
         if (!rec.md5_ok) ++stats_->fail_payload_md5;

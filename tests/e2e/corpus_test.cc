@@ -117,7 +117,9 @@ TEST_P(CorpusLog, CompileDirectoryHasExactlyTheLogsCompileIds) {
       EXPECT_TRUE(numbers.insert(a["number"].get<long long>()).second) << key << " " << a.dump();
       std::string url = a["url"];
       bool external = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
-      if (!external) EXPECT_TRUE(fs::is_regular_file(out() / url)) << key << ": " << url;
+      if (!external) {
+        EXPECT_TRUE(fs::is_regular_file(out() / url)) << key << ": " << url;
+      }
     }
   }
 }
@@ -136,7 +138,9 @@ TEST_P(CorpusLog, IndexListsTheEntriesAndItsLinksResolve) {
   EXPECT_EQ(entries.size(), labels.size());
   for (auto& e : entries) {
     std::string key = e.label == "(unknown)" ? "unknown" : unescape(e.label);
-    if (dir.contains(key)) EXPECT_EQ(e.outputs, static_cast<int>(dir[key]["artifacts"].size())) << key;
+    if (dir.contains(key)) {
+      EXPECT_EQ(e.outputs, static_cast<int>(dir[key]["artifacts"].size())) << key;
+    }
   }
 
   int relative = 0;

@@ -56,7 +56,12 @@ inline std::string marker_record(int frame) {
                  {"frame_compile_id", 0},
                  {"attempt", 0}});
 }
-inline std::string marker_key(int frame) { return "[" + std::to_string(frame) + "/0]"; }
+inline std::string marker_key(int frame) {
+  std::string key = "[";
+  key += std::to_string(frame);
+  key += "/0]";
+  return key;
+}
 
 // The compile_directory.json keys a log must produce, computed the simple way:
 // envelope lines are found with a regular expression on the text before the

@@ -199,12 +199,52 @@ TEST_F(ReferenceTest, CacheHitMiss) {
   EXPECT_EQ(number["-_1_0_0/fx_graph_cache_miss_9.json"], 9);
   EXPECT_EQ(number["-_1_0_0/fx_graph_cache_hit_20.json"], 20);
   // Files without a cache marker have an empty suffix.
-  for (auto& [url, s] : suffix)
-    if (url.find("cache_") == std::string::npos) EXPECT_EQ(s, "") << url;
+  for (auto& [url, s] : suffix) {
+    if (url.find("cache_") == std::string::npos) {
+      EXPECT_EQ(s, "") << url;
+    }
+  }
   // The index shows the marks after the links.
   std::string index = read_file(out() / "index.html");
   EXPECT_NE(index.find("fx_graph_cache_hit_20.json</a> \u2705 (20)"), std::string::npos);
   EXPECT_NE(index.find("fx_graph_cache_miss_9.json</a> \u274C (9)"), std::string::npos);
+}
+
+// F1/F14/F27: when two outputs share a path, the later one wins; payload files
+// match their records even when many are written.
+TEST(OutputOrder, LaterWriteToTheSamePathWins) {
+  TempDir tmp;
+  std::string log;
+  const int n = 300;
+  for (int i = 0; i < n; ++i) {
+    std::string v = "version " + std::to_string(i) + "\n" + std::string(2000 + i, 'a' + i % 26);
+    log += record({{"dump_file", {{"name", "same_name"}}}, {"frame_id", 0}, {"frame_compile_id", 0},
+                   {"attempt", 0}}, v);
+    // The same (deliberately wrong) hash for different payloads: one payloads/ file.
+    log += envelope_line(json({{"unclaimed", json::object()}, {"has_payload", "deadbeef"}}).dump()) +
+           "\n";
+    for (auto& line : split_lines(v)) log += "\t" + line + "\n";
+    log += record({{"artifact", {{"name", "art"}, {"encoding", "string"}}}, {"frame_id", 1},
+                   {"frame_compile_id", 0}, {"attempt", 0}}, v);
+  }
+  write_file(tmp / "dup.log", log);
+  RunResult r = run_tlscope({(tmp / "dup.log").string(), "-o", (tmp / "out").string(), "--no-browser"},
+                            tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string last = "version " + std::to_string(n - 1) + "\n";
+  std::string page = read_file(tmp / "out" / "dump_file" / "same_name.html");
+  EXPECT_NE(page.find("version " + std::to_string(n - 1) + "</span>"), std::string::npos);
+  EXPECT_EQ(page.find("version " + std::to_string(n - 2) + "<"), std::string::npos);
+  EXPECT_EQ(read_file(tmp / "out" / "payloads" / "deadbeef.txt"),
+            last + std::string(2000 + n - 1, 'a' + (n - 1) % 26));
+  // Every numbered artifact holds its own record's payload.
+  json dir = json::parse(read_file(tmp / "out" / "compile_directory.json"));
+  ASSERT_EQ(dir["[1/0]"]["artifacts"].size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    std::string url = dir["[1/0]"]["artifacts"][i]["url"];
+    std::string v = "version " + std::to_string(i) + "\n" + std::string(2000 + i, 'a' + i % 26);
+    EXPECT_EQ(read_file(tmp / "out" / url), v) << url;
+  }
 }
 
 }  // namespace

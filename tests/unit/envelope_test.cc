@@ -35,8 +35,8 @@ class EnvelopeTest : public ::testing::Test {
 };
 
 std::string describe_tensor(const std::string& size) {
-  return R"({"describe_tensor": {"id": 0, "describer_id": 0, "ndim": 1, "dtype": "torch.float32",)"
-         R"( "device": "device(type='cpu')", "size": )" + size + "}}";
+  return R"j({"describe_tensor": {"id": 0, "describer_id": 0, "ndim": 1, "dtype": "torch.float32",)j"
+         R"j( "device": "device(type='cpu')", "size": )j" + size + "}}";
 }
 
 TEST_F(EnvelopeTest, OkRecordWithCompileIdRankAndPayload) {

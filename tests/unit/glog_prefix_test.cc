@@ -132,7 +132,8 @@ TEST(GlogPrefix, TenMegabyteLineWithoutColonIsRejected) {
   EXPECT_FALSE(scan_glog_prefix(line).has_value());
   // The same junk followed by one valid envelope is still found (search semantics).
   std::string tail = "V0101 00:00:00.000000 42 z.py:3] {\"k\": 1}";
-  auto p = scan_glog_prefix(line + tail);
+  std::string joined = line + tail;  // the result views into it
+  auto p = scan_glog_prefix(joined);
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->thread, 42u);
   EXPECT_EQ(p->pathname, " z.py");

@@ -138,9 +138,10 @@ TEST(SafeSegment, HostileNamesBecomeOneSafeSegment) {
 }
 
 TEST(SafeSegment, OrdinaryNamesAreKept) {
-  for (const char* ok : {"dynamo_output_graph.txt", "torch._functorch.config.txt",
-                         "fx_graph_cache_miss.json", "inductor_output_code_cyjwx6x6.html",
-                         "a-b+c_d.e", std::string(160, 'k').c_str()})
+  const std::vector<std::string> names = {"dynamo_output_graph.txt", "torch._functorch.config.txt",
+                                          "fx_graph_cache_miss.json", "inductor_output_code_cyjwx6x6.html",
+                                          "a-b+c_d.e", std::string(160, 'k')};
+  for (const auto& ok : names)
     EXPECT_EQ(safe_segment(ok), ok);
 }
 

@@ -53,6 +53,24 @@ std::string readable_stack_traces(simdjson::dom::object o) {
   return s;
 }
 
+constexpr size_t kMaxNoteBytes = 16 << 10;
+
+// Keeps the reasons for the compile doctor: a JSON list of strings, a JSON
+// string, or (as PyTorch sometimes writes) plain text despite "json".
+void note_recompile_reasons(ReportBuilder& b, RecordContext& ctx, const simdjson::dom::element* doc) {
+  model::RecompileReasons r;
+  r.id = ctx.env.compile_id;
+  if (doc && doc->type() == simdjson::dom::element_type::ARRAY) {
+    for (auto e : simdjson::dom::array(*doc))
+      if (auto s = tj::as_str(e)) r.reasons.emplace_back(s->substr(0, kMaxNoteBytes));
+  } else if (doc && doc->type() == simdjson::dom::element_type::STRING) {
+    r.reasons.emplace_back(tj::as_str(*doc)->substr(0, kMaxNoteBytes));
+  } else if (!doc) {
+    r.reasons.emplace_back(ctx.rec.payload.substr(0, kMaxNoteBytes));
+  }
+  if (!r.reasons.empty()) b.model().recompile_reasons.push_back(std::move(r));
+}
+
 }  // namespace
 
 void handle_link(ReportBuilder& b, RecordContext& ctx) {
@@ -68,6 +86,9 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
   std::string_view encoding = *tj::str_field(o, "encoding");
   if (encoding == "string") {
     b.write_payload(ctx, b.add_file(ctx, name + ".txt", true));
+    if (name == "dynamo_graph_break_reason")
+      b.model().graph_break_notes.push_back(
+          {ctx.env.compile_id, std::string(ctx.rec.payload.substr(0, kMaxNoteBytes))});
     return;
   }
   if (encoding != "json") {
@@ -76,6 +97,7 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
   }
   simdjson::dom::element doc;
   bool parsed = b.parse_payload_json(ctx.rec.payload, &doc);
+  if (name == "recompile_reasons") note_recompile_reasons(b, ctx, parsed ? &doc : nullptr);
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;
   std::string readable;
   if (stack_traces && parsed && doc.type() == simdjson::dom::element_type::OBJECT) {

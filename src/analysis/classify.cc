@@ -1,0 +1,251 @@
+#include "analysis/classify.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <set>
+
+namespace tlscope::analysis {
+namespace {
+
+bool contains(std::string_view text, std::string_view needle) {
+  return text.find(needle) != std::string_view::npos;
+}
+bool contains_any(std::string_view text, std::initializer_list<std::string_view> needles) {
+  for (auto n : needles)
+    if (contains(text, n)) return true;
+  return false;
+}
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// "x == 0.5", "L['c'] == 'abc'", "flag == True": a guard on a Python value.
+bool is_constant_guard(std::string_view expr) {
+  size_t eq = expr.find("==");
+  if (eq == std::string_view::npos) return false;
+  std::string_view rhs = trim(expr.substr(eq + 2));
+  if (rhs.empty()) return false;
+  if (rhs[0] == '\'' || rhs[0] == '"') return true;
+  if (rhs.rfind("True", 0) == 0 || rhs.rfind("False", 0) == 0 || rhs.rfind("None", 0) == 0)
+    return true;
+  size_t i = 0;
+  if (rhs[i] == '-') ++i;
+  return i < rhs.size() && (std::isdigit(static_cast<unsigned char>(rhs[i])) || rhs[i] == '.');
+}
+
+}  // namespace
+
+const char* category_name(Category c) {
+  switch (c) {
+    case Category::kShape: return "shape";
+    case Category::kConstant: return "constant";
+    case Category::kOptimizerConstant: return "optimizer_constant";
+    case Category::kObjectIdentity: return "object_identity";
+    case Category::kGlobalState: return "global_state";
+    case Category::kTensorProperty: return "tensor_property";
+    case Category::kRecompileLimit: return "recompile_limit";
+    case Category::kLargeFrame: return "large_frame";
+    case Category::kPrintLogging: return "print_logging";
+    case Category::kDataDependent: return "data_dependent";
+    case Category::kDynamicShapeOp: return "dynamic_shape_op";
+    case Category::kNumpy: return "numpy";
+    case Category::kSkipped: return "skipped";
+    case Category::kExplicitBreak: return "explicit_graph_break";
+    case Category::kContextManager: return "context_manager";
+    case Category::kUnsupportedBytecode: return "unsupported_bytecode";
+    case Category::kInternalRestart: return "internal_restart";
+    case Category::kCompileError: return "compile_error";
+    case Category::kUnclassified: return "unclassified";
+  }
+  return "unclassified";
+}
+
+Category classify_recompile(std::string_view reason) {
+  std::string_view expr = reason.substr(0, reason.find('\n'));
+  std::string_view guard = trim(expr.substr(0, expr.find('#')));
+  std::string low = lower(expr);
+  if (contains_any(low, {"recompile_limit", "cache_size_limit", "recompile limit", "cache size limit"}))
+    return Category::kRecompileLimit;
+  if (contains_any(low, {"size mismatch", "stride mismatch", "rank mismatch", ".size()",
+                         ".stride()", "dimension mismatch", "ndim"}))
+    return Category::kShape;
+  if (contains_any(low, {"dtype mismatch", "device mismatch", "requires_grad mismatch",
+                         "dispatch key set mismatch", "requires_grad"}))
+    return Category::kTensorProperty;
+  if (contains_any(low, {"global_state", "global state", "grad_mode", "is_grad_enabled",
+                         "autocast", "deterministic", "default_dtype", "default_device",
+                         "torch_function_mode", "torchfunctionmode", "torch function mode"}))
+    return Category::kGlobalState;
+  bool optimizer = contains_any(low, {"['lr']", "param_groups", "_step_count", "last_epoch",
+                                      ".lr ", "'lr'"});
+  if (is_constant_guard(guard) || contains(low, ".item() =="))
+    return optimizer ? Category::kOptimizerConstant : Category::kConstant;
+  if (contains_any(low, {"___check_obj_id", "___check_type_id", "id_match", "type_match",
+                         "___check_current_backend", "object id", "type mismatch"}))
+    return optimizer ? Category::kOptimizerConstant : Category::kObjectIdentity;
+  return Category::kUnclassified;
+}
+
+Category classify_graph_break(std::string_view reason) {
+  std::string low = lower(reason);
+  if (contains_any(low, {"torch._dynamo.graph_break()", "user-inserted graph break"}))
+    return Category::kExplicitBreak;
+  if (contains_any(low, {"restartanalysis", "tensorifyscalarrestart", "speculationrestart"}))
+    return Category::kInternalRestart;
+  if (contains_any(low, {"`print`", "builtin print", "print(", "logging", "logger",
+                         "warnings.warn", "`warn`"}))
+    return Category::kPrintLogging;
+  if (contains_any(low, {"dynamic output shape", "dynamic shape operator", "nonzero",
+                         "masked_select", "aten.unique", "data-dependent output shape",
+                         "capture_dynamic_output_shape_ops"}))
+    return Category::kDynamicShapeOp;
+  if (contains_any(low, {"data-dependent", "data dependent", "dynamic control flow",
+                         "generic_jump", "jump"}))
+    return Category::kDataDependent;
+  if (contains_any(low, {"numpy", " np."})) return Category::kNumpy;
+  if (contains_any(low, {"marked as skipped", "skip_files", "torch._dynamo.disable",
+                         "torch.compiler.disable", "skipped function", "disabled"}))
+    return Category::kSkipped;
+  if (contains_any(low, {"context manager", "contextmanager", "contextlib"}))
+    return Category::kContextManager;
+  if (contains_any(low, {"bytecode", "opcode"})) return Category::kUnsupportedBytecode;
+  return Category::kUnclassified;
+}
+
+std::string advice_text(Category c, std::string_view subject) {
+  std::string who = subject.empty() ? std::string("this frame") : "`" + std::string(subject) + "`";
+  switch (c) {
+    case Category::kShape:
+      return "Input sizes changed between calls of " + who +
+             ". With the default dynamic=None the second compile is already dynamic, so "
+             "repeated shape recompiles mean it was compiled with dynamic=False or the dimension "
+             "was specialised. Use torch.compile(dynamic=True), or mark the changing dimension "
+             "with torch._dynamo.mark_dynamic(tensor, dim) before the call.";
+    case Category::kConstant:
+      return "A guard on a Python number or string failed: every new value compiles a new "
+             "graph. Pass values that change as tensors (e.g. torch.tensor(0.5)) so that they "
+             "become graph inputs instead of constants.";
+    case Category::kOptimizerConstant:
+      return "The learning rate (or another optimizer or LR-scheduler hyper-parameter such as "
+             "param_groups, _step_count or last_epoch) is a Python number that changes each "
+             "step, so the step recompiles. Create the optimizer with a tensor learning rate, "
+             "e.g. torch.optim.Adam(params, lr=torch.tensor(0.01)); the scheduler then updates "
+             "it in place.";
+    case Category::kObjectIdentity:
+      return "A guard on an object's identity or type failed: a new object is passed on each "
+             "call (often a module, closure or lambda created inside the loop). Create it once "
+             "outside the loop and reuse it.";
+    case Category::kGlobalState:
+      return "Global state differed between calls (grad mode, autocast, deterministic "
+             "algorithms, default dtype or device, or a torch function mode). Keep it the same "
+             "around the compiled function, or expect one compile per setting.";
+    case Category::kTensorProperty:
+      return "An input tensor changed its dtype, device or requires_grad between calls. Keep "
+             "these stable (cast or move inputs once); each variant needs a graph of its own.";
+    case Category::kRecompileLimit:
+      return who + " reached the recompile limit (torch._dynamo.config.cache_size_limit, 8 by "
+             "default): it now runs eagerly, and so do the functions it calls. Raise the limit "
+             "only if the number of variants is bounded; otherwise remove the cause of the "
+             "recompiles.";
+    case Category::kLargeFrame:
+      return who + " is large and was recompiled several times. A graph break "
+             "(torch._dynamo.graph_break()) placed just before the part that changes keeps the "
+             "large part compiled once.";
+    case Category::kPrintLogging:
+      return "print, logging or warnings calls inside compiled code break the graph. Move them "
+             "out of the compiled function or drop them from the hot path.";
+    case Category::kDataDependent:
+      return "Control flow depends on a tensor's value (e.g. `if x.sum() > 0:`). Rewrite it "
+             "with torch.where or torch.cond, or move the branch out of the compiled region.";
+    case Category::kDynamicShapeOp:
+      return "An operator whose output shape depends on the data (nonzero, unique, "
+             "masked_select, ...) breaks the graph. Set "
+             "torch._dynamo.config.capture_dynamic_output_shape_ops = True, or use a "
+             "fixed-shape alternative such as a mask.";
+    case Category::kNumpy:
+      return "NumPy calls inside compiled code break the graph. Use torch operations, or keep "
+             "the NumPy work outside the compiled function.";
+    case Category::kSkipped:
+      return "A function that Dynamo skips, or one wrapped in torch.compiler.disable, was "
+             "called. If that code does not benefit from compilation this is expected; "
+             "otherwise call it outside the compiled region.";
+    case Category::kExplicitBreak:
+      return "The code calls torch._dynamo.graph_break() on purpose. Remove the call if the "
+             "break is no longer wanted.";
+    case Category::kContextManager:
+      return "An unsupported context manager was entered inside compiled code. Move the "
+             "`with` block out of the compiled function or use a supported one.";
+    case Category::kUnsupportedBytecode:
+      return "Dynamo met a Python construct it cannot trace. Simplify it or move it out of the "
+             "compiled function; a newer PyTorch may support it.";
+    case Category::kInternalRestart:
+      return "Dynamo restarted its analysis internally (for example to turn a Python float "
+             "into a tensor input). No action is needed unless it repeats on every call.";
+    case Category::kCompileError:
+      return "The compilation failed; with suppress_errors the frame then runs eagerly. The "
+             "failure text and the dynamo_error artifact say where.";
+    case Category::kUnclassified:
+      return "These reasons match no known pattern; they are shown as PyTorch wrote them.";
+  }
+  return "";
+}
+
+std::string normalize_reason(std::string_view r) {
+  std::string out;
+  out.reserve(r.size());
+  for (size_t i = 0; i < r.size();) {
+    char c = r[i];
+    if (c == '0' && i + 1 < r.size() && (r[i + 1] == 'x' || r[i + 1] == 'X')) {
+      i += 2;
+      while (i < r.size() && std::isxdigit(static_cast<unsigned char>(r[i]))) ++i;
+      out += "0x?";
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < r.size() && (std::isdigit(static_cast<unsigned char>(r[i])) || r[i] == '.')) ++i;
+      out += 'N';
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+std::string first_line(std::string_view text) {
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = trim(text.substr(0, nl));
+    if (!line.empty()) return std::string(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return "";
+}
+
+std::string config_flags_named(std::string_view text) {
+  std::set<std::string> found;
+  for (std::string_view prefix : {"torch._dynamo.config.", "torch._inductor.config."}) {
+    size_t p = 0;
+    while ((p = text.find(prefix, p)) != std::string_view::npos) {
+      size_t e = p + prefix.size();
+      while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+        ++e;
+      if (e > p + prefix.size()) found.insert(std::string(text.substr(p, e - p)));
+      p = e;
+    }
+  }
+  std::string out;
+  for (const auto& f : found) out += (out.empty() ? "" : ", ") + f;
+  return out;
+}
+
+}  // namespace tlscope::analysis

@@ -1,0 +1,38 @@
+// Classifies recompile and graph-break reasons into the classes of PyTorch's
+// torch.compile programming-model guide, with advice in our own words.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tlscope::analysis {
+
+enum class Category {
+  // recompiles
+  kShape, kConstant, kOptimizerConstant, kObjectIdentity, kGlobalState, kTensorProperty,
+  kRecompileLimit, kLargeFrame,
+  // graph breaks
+  kPrintLogging, kDataDependent, kDynamicShapeOp, kNumpy, kSkipped, kExplicitBreak,
+  kContextManager, kUnsupportedBytecode, kInternalRestart,
+  // failures
+  kCompileError,
+  kUnclassified,
+};
+
+// Stable name used in summary.json and the terminal ("shape", "constant", ...).
+const char* category_name(Category c);
+// The advice for a class; `subject` names a frame where the text mentions one.
+std::string advice_text(Category c, std::string_view subject = {});
+
+// `reason` without its "0/1: " prefix.
+Category classify_recompile(std::string_view reason);
+Category classify_graph_break(std::string_view reason);
+
+// Text with numbers, hex addresses and object ids replaced, for grouping.
+std::string normalize_reason(std::string_view reason);
+// First non-empty line, trimmed.
+std::string first_line(std::string_view text);
+// "torch._dynamo.config.capture_scalar_outputs" style names the text mentions.
+std::string config_flags_named(std::string_view text);
+
+}  // namespace tlscope::analysis

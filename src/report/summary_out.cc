@@ -1,0 +1,170 @@
+// summary.json and the terminal summary.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/doctor_writers.h"
+
+namespace tlscope::report {
+namespace {
+
+using analysis::category_name;
+using nlohmann::json;
+
+json ids_json(const std::vector<trace::CompileId>& ids) {
+  json a = json::array();
+  for (const auto& id : ids) a.push_back(id.bare());
+  return a;
+}
+
+}  // namespace
+
+std::string summary_json(const analysis::DoctorReport& d, const std::string& log,
+                         const Options& opts) {
+  json j;
+  j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
+  j["source"] = {{"log", log}, {"command_line", opts.command_line},
+                 {"pytorch_version", d.torch_version.empty() ? json() : json(d.torch_version)}};
+  const auto& t = d.totals;
+  j["totals"] = {{"frames", t.frames},         {"compiles", t.compiles},
+                 {"recompiles", t.recompiles}, {"graph_breaks", t.graph_breaks},
+                 {"failures", t.failures},     {"compile_time_s", t.compile_time_s}};
+  json frames = json::array();
+  for (const auto& f : d.frames) {
+    json reasons = json::array();
+    for (const auto& r : f.recompile_reasons)
+      reasons.push_back({{"compile_id", r.compile_id.bare()},
+                         {"failed_compile_id", r.failed_id},
+                         {"reason", r.reason},
+                         {"category", category_name(r.category)}});
+    frames.push_back({{"frame_id", f.frame_id},
+                      {"name", f.name},
+                      {"filename", f.filename},
+                      {"line", f.line},
+                      {"compiles", f.compiles},
+                      {"recompiles", f.recompiles},
+                      {"restarts", f.restarts},
+                      {"failures", f.failures},
+                      {"recompile_limit_hit", f.recompile_limit_hit},
+                      {"compile_time_s", f.compile_time_s},
+                      {"compile_ids", ids_json(f.compile_ids)},
+                      {"recompile_reasons", reasons}});
+  }
+  j["frames"] = frames;
+  json breaks = json::array();
+  for (const auto& g : d.graph_breaks)
+    breaks.push_back({{"reason", g.reason},
+                      {"category", category_name(g.category)},
+                      {"count", g.count},
+                      {"compile_ids", ids_json(g.compile_ids)},
+                      {"user_frame", g.user_frame}});
+  j["graph_breaks"] = breaks;
+  json failures = json::array();
+  for (const auto& f : d.failures)
+    failures.push_back({{"compile_id", f.compile_id ? json(f.compile_id->bare()) : json()},
+                        {"fail_type", f.fail_type},
+                        {"reason", f.reason},
+                        {"user_frame", f.user_frame},
+                        {"ran_eagerly", f.ran_eagerly}});
+  j["failures"] = failures;
+  json advice = json::array();
+  for (const auto& a : d.advice)
+    advice.push_back({{"category", category_name(a.category)},
+                      {"message", a.message},
+                      {"compile_ids", ids_json(a.compile_ids)}});
+  j["advice"] = advice;
+  json slow = json::array();
+  for (const auto& c : d.slowest)
+    slow.push_back({{"compile_id", c.compile_id.bare()},
+                    {"name", c.frame_name},
+                    {"seconds", c.seconds},
+                    {"phases", c.phases}});
+  j["slowest_compiles"] = slow;
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+namespace {
+
+// Wraps `text` to `width` columns with `indent` spaces on continuation lines.
+std::string wrap(std::string_view text, size_t width, size_t indent) {
+  std::string out, line;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t sp = text.find(' ', pos);
+    std::string_view word = text.substr(pos, sp == std::string_view::npos ? text.npos : sp - pos);
+    pos = sp == std::string_view::npos ? text.size() : sp + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+    } else if (!line.empty() && line.back() != ' ') {
+      line += ' ';
+    }
+    line += word;
+  }
+  return out + line;
+}
+
+std::string clip(std::string_view s, size_t n) {
+  std::string line(s.substr(0, s.find('\n')));
+  if (line.size() <= n) return line;
+  return line.substr(0, n - 3) + "...";
+}
+
+}  // namespace
+
+std::string summary_text(const analysis::DoctorReport& d, const std::string& log, bool color,
+                         size_t width) {
+  auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
+  auto warn = [&](const std::string& s) { return color ? "\033[33m" + s + "\033[0m" : s; };
+  const auto& t = d.totals;
+  std::string o = bold("tlscope summary") + ": " + clip(log, width - 17) + "\n";
+  if (!d.torch_version.empty()) o += "PyTorch " + d.torch_version + "\n";
+  o += fmt::format("{} frames, {} compiles, {} recompiles, {} graph breaks, {} failures, "
+                   "{:.2f} s compiling\n",
+                   t.frames, t.compiles, t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
+  if (!d.frames.empty()) {
+    o += "\n" + bold("Frames") + " (most recompiled first)\n";
+    o += fmt::format("  {:>5} {:<28} {:>8} {:>10} {:>9} {:>9}\n", "frame", "function", "compiles",
+                     "recompiles", "restarts", "time (s)");
+    for (const auto& f : d.frames) {
+      std::string rec = std::to_string(f.recompiles) + (f.recompile_limit_hit ? "!" : "");
+      o += fmt::format("  {:>5} {:<28} {:>8} {:>10} {:>9} {:>9.3f}\n", f.frame_id, clip(f.name, 28),
+                       f.compiles, f.recompile_limit_hit ? warn(rec) : rec, f.restarts,
+                       f.compile_time_s);
+      for (const auto& r : f.recompile_reasons)
+        o += "        " + clip(fmt::format("{} [{}] {}", r.compile_id.bare(),
+                                           category_name(r.category), r.reason),
+                               width - 8) + "\n";
+    }
+  }
+  if (!d.graph_breaks.empty()) {
+    o += "\n" + bold("Graph breaks") + "\n";
+    for (const auto& g : d.graph_breaks) {
+      o += clip(fmt::format("  {:>3}x [{}] {}", g.count, category_name(g.category), g.reason),
+                width) + "\n";
+      if (!g.user_frame.empty()) o += "       at " + clip(g.user_frame, width - 10) + "\n";
+    }
+  }
+  if (!d.failures.empty()) {
+    o += "\n" + bold("Failures") + "\n";
+    for (const auto& f : d.failures)
+      o += clip(fmt::format("  {} {}: {}", f.compile_id ? f.compile_id->bare() : "(unknown)",
+                            f.fail_type, f.reason),
+                width) + "\n";
+  }
+  if (!d.advice.empty()) {
+    o += "\n" + bold("What to do") + "\n";
+    for (const auto& a : d.advice) {
+      std::string ids;
+      for (size_t i = 0; i < a.compile_ids.size() && i < 8; ++i)
+        ids += (i ? " " : "") + a.compile_ids[i].bare();
+      if (a.compile_ids.size() > 8) ids += " ...";
+      o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
+                            ids.empty() ? "" : " (" + ids + ")"),
+                width, 2) + "\n";
+    }
+  }
+  return o;
+}
+
+}  // namespace tlscope::report
