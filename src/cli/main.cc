@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/progress.h"
+#include "cli/subcommands.h"
 #include "io/input_path.h"
 #include "report/pipeline.h"
 
@@ -113,7 +114,11 @@ int run(const Args& a, const std::string& cmdline) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible)",
+  // `tlscope summary|check|show ...`; a log named like a subcommand needs "./".
+  if (int rc = 0; tlscope::cli::run_subcommand(argc, argv, &rc)) return rc;
+  CLI::App app{"tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
+               "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
+               "tlscope show LOG COMPILE_ID [ARTIFACT]",
                "tlscope"};
   Args a;
   app.set_version_flag("-V,--version", std::string("tlscope ") + TLSCOPE_VERSION);

@@ -97,6 +97,7 @@ void OutputDir::copy_file(const std::string& rel, const std::string& src) {
 }
 
 void OutputDir::enqueue(Job job) {
+  if (discard_) return;
   if (threads_.empty()) return run_job(job);
   std::unique_lock<std::mutex> lock(mu_);
   has_room_.wait(lock, [&] { return queued_bytes_ < kMaxQueuedBytes; });
@@ -143,6 +144,7 @@ void OutputDir::copy_now(const std::string& rel, const std::string& src) {
 }
 
 void OutputDir::write_now(const std::string& rel, std::string_view content) {
+  if (discard_) return;
   FILE* f = open_raw(rel);
   if (!f) return;
   bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
@@ -187,6 +189,7 @@ bool relative_and_inside(const std::string& rel) {
 }  // namespace
 
 FILE* OutputDir::open_raw(const std::string& rel) {
+  if (discard_) return nullptr;
   if (!relative_and_inside(rel) || !ensure_parent(rel)) {
     ++errors_;
     return nullptr;

@@ -51,6 +51,13 @@ class OutputDir {
   // `writers`: threads that write whole files (0: write on the calling thread).
   // Creating many files is kernel work that parallelises across directories.
   explicit OutputDir(std::string root, unsigned writers = 1);
+  // An OutputDir that writes nothing: for analyses that only need the model.
+  static OutputDir discarding() {
+    OutputDir d("", 0);
+    d.discard_ = true;
+    return d;
+  }
+  OutputDir(OutputDir&& o) noexcept : root_(std::move(o.root_)), discard_(o.discard_) {}
   ~OutputDir();
   const std::string& root() const { return root_; }
 
@@ -88,6 +95,7 @@ class OutputDir {
   void worker();
 
   std::string root_;
+  bool discard_ = false;
   std::mutex dirs_mu_;
   std::unordered_set<std::string> dirs_;
   std::atomic<uint64_t> files_{0}, errors_{0}, md5_failures_{0};

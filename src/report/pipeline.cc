@@ -62,7 +62,10 @@ bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* err
   return true;
 }
 
-RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
+namespace {
+
+RunResult run_pipeline(const std::string& log, OutputDir& out, bool write_files,
+                       const Options& opts,
                        const std::function<void(uint64_t, uint64_t)>& progress) {
   RunResult result;
   std::string error;
@@ -75,36 +78,51 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 
   io::LineReader lines(std::move(source));
-  OutputDir out(out_dir);
   // raw.log: an in-kernel copy on the writer thread, or, for compressed
   // input, the decoded bytes as they are read.
   FILE* raw_log = nullptr;
-  if (!lines.compressed()) {
-    out.copy_file("raw.log", log);
-  } else if ((raw_log = out.open_raw("raw.log"))) {
-    std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
-    lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
+  if (write_files) {
+    if (!lines.compressed()) {
+      out.copy_file("raw.log", log);
+    } else if ((raw_log = out.open_raw("raw.log"))) {
+      std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
+      lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
+    }
   }
   model::ReportModel& model = result.model;
   model.input_path = log;
   trace::ReaderOptions ropts;
   ropts.verbose = opts.verbose;
-  ropts.verify_md5 = false;  // the builder checks them on the writer thread
+  // When writing, the builder checks MD5s on the writer thread.
+  ropts.verify_md5 = !write_files;
   if (progress) ropts.progress = [&](uint64_t done) { progress(done, total); };
   {
-    ReportBuilder builder(&model, &out, opts, /*check_md5=*/true);
+    ReportBuilder builder(&model, &out, opts, /*check_md5=*/write_files);
     trace::TraceReader reader(&lines, &model.stats, &model.strings, ropts);
     reader.run(&builder);
     model.rank = reader.detected_rank();
-    builder.finish();
+    if (write_files) builder.finish();
   }
   out.drain();
-  model.stats.fail_payload_md5 += out.md5_failures();
   if (raw_log) std::fclose(raw_log);
+  model.stats.fail_payload_md5 += out.md5_failures();
   if (progress) progress(total, total);
   result.ok = out.errors() == 0;
   if (!result.ok) result.error = "some report files could not be written";
   return result;
+}
+
+}  // namespace
+
+RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
+                       const std::function<void(uint64_t, uint64_t)>& progress) {
+  OutputDir out(out_dir);
+  return run_pipeline(log, out, true, opts, progress);
+}
+
+RunResult analyze_log(const std::string& log, const Options& opts) {
+  OutputDir out = OutputDir::discarding();
+  return run_pipeline(log, out, false, opts, {});
 }
 
 }  // namespace tlscope::report

@@ -26,4 +26,7 @@ struct RunResult {
 RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
                        const std::function<void(uint64_t, uint64_t)>& progress = {});
 
+// The same pass without writing anything: for `summary` and `check`.
+RunResult analyze_log(const std::string& log, const Options& opts);
+
 }  // namespace tlscope::report
