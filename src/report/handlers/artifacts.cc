@@ -100,12 +100,13 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
   if (name == "recompile_reasons") note_recompile_reasons(b, ctx, parsed ? &doc : nullptr);
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;
   std::string readable;
-  if (stack_traces && parsed && doc.type() == simdjson::dom::element_type::OBJECT) {
-    // The companion page takes its own number first (F12 special case).
+  if (stack_traces && parsed && doc.type() == simdjson::dom::element_type::OBJECT)
     readable = readable_stack_traces(simdjson::dom::object(doc));
-    ++b.model().next_number;
-  }
   std::string rel = b.add_file(ctx, name + ".json", true);
+  // The reference numbers the companion too (F12): its JSON is listed one
+  // higher than its file name says (J26). We list the file name's number and
+  // skip one, so that every later file name is the same as the reference's.
+  if (!readable.empty()) ++b.model().next_number;
   if (parsed) {
     std::string pretty;
     append_json(&pretty, doc, true);
