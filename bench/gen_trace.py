@@ -1311,7 +1311,6 @@ class DoctorLog:
                    ids, text)
             if restart:
                 restart_reasons = [why]
-                t.chrome(ids, "compile_attempt_0", "E", cid)
                 ids = t.ids(f.fid, fcid, 1)
         if not fail or fail[0] == "BackendCompilerFailed":
             graph = ('class GraphModule(torch.nn.Module):\n'

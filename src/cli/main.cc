@@ -8,12 +8,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/progress.h"
 #include "cli/subcommands.h"
 #include "io/input_path.h"
+#include "report/multirank.h"
 #include "report/pipeline.h"
 
 namespace {
@@ -59,16 +62,31 @@ std::string command_line(int argc, char** argv) {
   return s;
 }
 
+// --all-ranks-html: a report per rank, in parallel, and the landing page.
+int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
+  std::vector<tlscope::report::RankLog> logs;
+  std::vector<std::string> ignored;
+  std::string error;
+  if (!tlscope::report::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
+  for (const auto& name : ignored) std::fprintf(stderr, "Ignoring %s: not a rank log\n", name.c_str());
+  if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  auto result = tlscope::report::build_multirank_report(logs, a.out, opts, jobs);
+  if (!result.ok) return fail(result.error);
+  for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
+  if (a.strict && result.strict_failures > 0)
+    return fail(fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
+                            "report was written to {}",
+                            result.strict_failures, a.out));
+  if (!a.no_browser) open_in_browser((std::filesystem::path(a.out) / "index.html").string());
+  return 0;
+}
+
 int run(const Args& a, const std::string& cmdline) {
   if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
-  if (a.all_ranks) return fail("--all-ranks-html is not implemented yet in this version of tlscope");
   if (a.export_mode) return fail("--export is not implemented yet in this version of tlscope");
   if (a.provenance)
     return fail("--inductor-provenance is not implemented yet in this version of tlscope");
-
-  std::string log, error;
-  if (!tlscope::io::resolve_input(a.path, a.latest, &log, &error)) return fail(error);
-  if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
 
   tlscope::report::Options opts;
   opts.plain_text = a.plain_text;
@@ -77,6 +95,11 @@ int run(const Args& a, const std::string& cmdline) {
   opts.strict_compile_id = a.strict_compile_id;
   opts.custom_header_html = a.custom_header;
   opts.command_line = cmdline;
+  if (a.all_ranks) return run_all_ranks(a, opts);
+
+  std::string log, error;
+  if (!tlscope::io::resolve_input(a.path, a.latest, &log, &error)) return fail(error);
+  if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
 
   struct stat st{};
   ::stat(log.c_str(), &st);

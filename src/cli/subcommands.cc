@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <thread>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "analysis/doctor.h"
 #include "report/doctor_writers.h"
+#include "report/multirank.h"
 #include "report/pipeline.h"
 #include "report/show.h"
 
@@ -48,13 +51,54 @@ int parse(CLI::App& app, int argc, char** argv) {
   return -1;
 }
 
+// A folder of rank logs: every rank diagnosed, in parallel.
+std::optional<std::vector<report::RankDiagnosis>> diagnose_dir(const std::string& dir,
+                                                               int argc, char** argv) {
+  std::vector<report::RankLog> logs;
+  std::vector<std::string> ignored;
+  std::string error;
+  if (!report::discover_rank_logs(dir, &logs, &ignored, &error)) {
+    std::fprintf(stderr, "Error: %s\n", error.c_str());
+    return std::nullopt;
+  }
+  report::Options opts;
+  opts.command_line = command_line(argc, argv);
+  return report::diagnose_ranks(logs, opts, std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::vector<analysis::RankSummary> summaries_of(const std::vector<report::RankDiagnosis>& ranks) {
+  std::vector<analysis::RankSummary> out;
+  for (const auto& r : ranks) {
+    out.push_back(r.summary);
+    out.back().rank = r.log.rank;
+    out.back().error = r.error;
+  }
+  return out;
+}
+
+bool is_dir(const std::string& p) {
+  std::error_code ec;
+  return std::filesystem::is_directory(p, ec);
+}
+
 int summary(int argc, char** argv) {
   CLI::App app{"Explain recompilations, graph breaks, failures and compile time", "tlscope summary"};
   std::string log;
   bool json = false;
-  app.add_option("log", log, "Trace log")->required()->check(CLI::ExistingFile);
+  app.add_option("log", log, "Trace log, or a folder of rank logs")->required()->check(CLI::ExistingPath);
   app.add_flag("--json", json, "Print summary.json instead of text");
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
+  if (is_dir(log)) {
+    auto ranks = diagnose_dir(log, argc, argv);
+    if (!ranks) return 1;
+    auto a = analysis::analyze_ranks(summaries_of(*ranks));
+    report::Options opts;
+    opts.command_line = command_line(argc, argv);
+    std::string out = json ? report::ranks_summary_json(*ranks, a, opts)
+                           : report::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+  }
   auto d = diagnose_log(log, argc, argv);
   if (!d) return 1;
   report::Options opts;
@@ -70,30 +114,55 @@ int check(int argc, char** argv) {
   std::string log;
   std::optional<uint64_t> max_recompiles, max_breaks, max_failures;
   std::optional<double> max_seconds;
-  app.add_option("log", log, "Trace log")->required()->check(CLI::ExistingFile);
+  app.add_option("log", log, "Trace log, or a folder of rank logs")->required()->check(CLI::ExistingPath);
   app.add_option("--max-recompiles", max_recompiles, "Most recompiles allowed");
   app.add_option("--max-graph-breaks", max_breaks, "Most graph breaks allowed");
   app.add_option("--max-failures", max_failures, "Most failed compiles allowed");
   app.add_option("--max-compile-seconds", max_seconds, "Most total compile time allowed");
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
-  auto d = diagnose_log(log, argc, argv);
-  if (!d) return 1;
-  const auto& t = d->totals;
+  // (label, totals) per log: one for a file, one per rank for a folder.
+  std::vector<std::pair<std::string, analysis::Totals>> logs;
+  if (is_dir(log)) {
+    auto ranks = diagnose_dir(log, argc, argv);
+    if (!ranks) return 1;
+    for (const auto& r : *ranks) {
+      if (!r.error.empty()) {
+        std::printf("tlscope check: rank %u: %s\n", r.log.rank, r.error.c_str());
+        return 1;
+      }
+      logs.emplace_back(fmt::format("rank {}: ", r.log.rank), r.doctor.totals);
+    }
+  } else {
+    auto d = diagnose_log(log, argc, argv);
+    if (!d) return 1;
+    logs.emplace_back("", d->totals);
+  }
   std::vector<std::string> over;
-  auto limit = [&](const char* what, uint64_t value, const std::optional<uint64_t>& max) {
-    if (max && value > *max) over.push_back(fmt::format("{}: {} > {}", what, value, *max));
-  };
-  limit("recompiles", t.recompiles, max_recompiles);
-  limit("graph breaks", t.graph_breaks, max_breaks);
-  limit("failures", t.failures, max_failures);
-  if (max_seconds && t.compile_time_s > *max_seconds)
-    over.push_back(fmt::format("compile seconds: {:.2f} > {}", t.compile_time_s, *max_seconds));
+  for (const auto& [label, t] : logs) {
+    auto limit = [&](const char* what, uint64_t value, const std::optional<uint64_t>& max) {
+      if (max && value > *max) over.push_back(fmt::format("{}{}: {} > {}", label, what, value, *max));
+    };
+    limit("recompiles", t.recompiles, max_recompiles);
+    limit("graph breaks", t.graph_breaks, max_breaks);
+    limit("failures", t.failures, max_failures);
+    if (max_seconds && t.compile_time_s > *max_seconds)
+      over.push_back(fmt::format("{}compile seconds: {:.2f} > {}", label, t.compile_time_s, *max_seconds));
+  }
   for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
-  if (over.empty())
-    std::printf("tlscope check: ok (%llu recompiles, %llu graph breaks, %llu failures, %.2f s)\n",
-                static_cast<unsigned long long>(t.recompiles),
-                static_cast<unsigned long long>(t.graph_breaks),
-                static_cast<unsigned long long>(t.failures), t.compile_time_s);
+  if (over.empty()) {
+    analysis::Totals sum;
+    for (const auto& [label, t] : logs) {
+      sum.recompiles += t.recompiles;
+      sum.graph_breaks += t.graph_breaks;
+      sum.failures += t.failures;
+      sum.compile_time_s += t.compile_time_s;
+    }
+    std::printf("tlscope check: ok (%llu recompiles, %llu graph breaks, %llu failures, %.2f s%s)\n",
+                static_cast<unsigned long long>(sum.recompiles),
+                static_cast<unsigned long long>(sum.graph_breaks),
+                static_cast<unsigned long long>(sum.failures), sum.compile_time_s,
+                logs.size() > 1 ? fmt::format(", {} ranks", logs.size()).c_str() : "");
+  }
   return over.empty() ? 0 : 1;
 }
 

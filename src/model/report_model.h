@@ -78,6 +78,20 @@ struct GraphBreakNote {
   std::string text;
 };
 
+// What the multi-rank analyses need from one compile folder (REPORT_FEATURES
+// F60-F66), taken from the payloads as they pass.
+struct RuntimeOp {
+  std::string name;
+  double estimated_runtime_ns = 0;
+};
+struct FolderData {
+  std::optional<std::vector<std::string>> collective_schedule;  // first in the log
+  std::optional<std::vector<RuntimeOp>> runtime_ops;              // first in the log
+  std::string tensor_meta_fingerprint;  // that artifact as compact sorted JSON
+  std::optional<std::map<std::string, int>> code_collectives;  // first output code
+  int code_waits = 0;
+};
+
 struct ReportModel {
   trace::StringTable strings;
   trace::Stats stats;
@@ -92,6 +106,9 @@ struct ReportModel {
   ChromiumSummary chromium;
   std::vector<RecompileReasons> recompile_reasons;
   std::vector<GraphBreakNote> graph_break_notes;
+  std::map<std::string, FolderData> folders;  // by compile-id folder name
+  // The last `graph_execution` artifact's order (bare compile ids).
+  std::optional<std::vector<std::string>> graph_execution_order;
   uint64_t next_number = 0;  // F12 global counter
   std::optional<uint32_t> rank;
   std::string input_path;

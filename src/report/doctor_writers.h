@@ -6,6 +6,7 @@
 
 #include "analysis/doctor.h"
 #include "report/html.h"
+#include "report/multirank.h"
 #include "report/options.h"
 
 namespace tlscope::report {
@@ -17,5 +18,11 @@ std::string summary_json(const analysis::DoctorReport& d, const std::string& log
 // Plain text for a terminal, at most `width` columns; ANSI colour if `color`.
 std::string summary_text(const analysis::DoctorReport& d, const std::string& log, bool color,
                          size_t width = 100);
+
+// `tlscope summary DIR`: per-rank totals and where the ranks differ.
+std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
+                               const analysis::MultiRankAnalysis& a, bool color, size_t width = 100);
+std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
+                               const analysis::MultiRankAnalysis& a, const Options& opts);
 
 }  // namespace tlscope::report

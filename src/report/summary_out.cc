@@ -167,4 +167,66 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
   return o;
 }
 
+std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
+                               const analysis::MultiRankAnalysis& a, bool color, size_t width) {
+  auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
+  std::string o = bold("tlscope summary") + fmt::format(": {} rank log(s)\n\n", ranks.size());
+  o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9}\n", "rank", "compiles", "recompiles",
+                   "graph breaks", "failures", "time (s)");
+  for (const auto& r : ranks) {
+    if (!r.error.empty()) {
+      o += clip(fmt::format("  {:>5} error: {}", r.log.rank, r.error), width) + "\n";
+      continue;
+    }
+    const auto& t = r.doctor.totals;
+    o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9.3f}\n", r.log.rank, t.compiles,
+                     t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
+  }
+  o += "\n";
+  if (a.doctor.empty()) {
+    o += "All ranks compiled alike.\n";
+  } else {
+    o += bold("Where ranks differ") + "\n";
+    for (const auto& d : a.doctor) {
+      std::string groups;
+      for (size_t i = 0; i < d.groups.size(); ++i)
+        groups += (i ? "; " : "") + std::string("ranks ") + analysis::rank_ranges(d.groups[i]);
+      o += wrap(fmt::format("- {}{}: {}", d.what,
+                            d.first_compile_id.empty() ? "" : " (first at " + d.first_compile_id + ")",
+                            groups),
+                width, 2) + "\n";
+    }
+  }
+  // Advice of every rank, with the ranks it concerns.
+  std::map<std::string, std::vector<uint32_t>> advice;
+  for (const auto& r : ranks)
+    for (const auto& ad : r.doctor.advice)
+      advice[fmt::format("[{}] {}", category_name(ad.category), ad.message)].push_back(r.log.rank);
+  if (!advice.empty()) {
+    o += "\n" + bold("What to do") + "\n";
+    for (const auto& [msg, rs] : advice)
+      o += wrap("- " + msg + " (ranks " + analysis::rank_ranges(rs) + ")", width, 2) + "\n";
+  }
+  return o;
+}
+
+std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
+                               const analysis::MultiRankAnalysis& a, const Options& opts) {
+  json j;
+  j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
+  json list = json::array();
+  for (const auto& r : ranks) {
+    json item = {{"rank", r.log.rank}, {"log", r.log.path}};
+    if (!r.error.empty()) item["error"] = r.error;
+    else item["summary"] = json::parse(summary_json(r.doctor, r.log.path, opts));
+    list.push_back(item);
+  }
+  j["ranks"] = list;
+  json div = json::array();
+  for (const auto& d : a.doctor)
+    div.push_back({{"what", d.what}, {"groups", d.groups}, {"first_compile_id", d.first_compile_id}});
+  j["divergence"] = div;
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace tlscope::report

@@ -71,6 +71,47 @@ void note_recompile_reasons(ReportBuilder& b, RecordContext& ctx, const simdjson
   if (!r.reasons.empty()) b.model().recompile_reasons.push_back(std::move(r));
 }
 
+// Data the multi-rank analyses compare across ranks.
+void note_rank_data(ReportBuilder& b, RecordContext& ctx, const std::string& name,
+                    simdjson::dom::element doc) {
+  using simdjson::dom::element_type;
+  auto& model = b.model();
+  if (name.rfind("inductor_collective_schedule", 0) == 0 && doc.type() == element_type::ARRAY) {
+    auto& slot = model.folders[ctx.folder].collective_schedule;
+    if (slot) return;
+    std::vector<std::string> ops;
+    for (auto e : simdjson::dom::array(doc))
+      if (auto s = tj::as_str(e)) ops.emplace_back(*s);
+    slot = std::move(ops);
+  } else if (name.rfind("inductor_runtime_and_tensor_meta", 0) == 0 &&
+             doc.type() == element_type::OBJECT) {
+    auto& folder = model.folders[ctx.folder];
+    if (folder.runtime_ops) return;
+    auto ops = tj::field(simdjson::dom::object(doc), "ops");
+    if (!ops || ops->type() != element_type::ARRAY) return;
+    std::vector<model::RuntimeOp> list;
+    for (auto op : simdjson::dom::array(*ops)) {
+      if (op.type() != element_type::OBJECT) continue;
+      simdjson::dom::object o(op);
+      list.push_back({std::string(tj::str_field(o, "name").value_or("")),
+                      tj::f64_field(o, "estimated_runtime_ns").value_or(0)});
+    }
+    folder.runtime_ops = std::move(list);
+    append_json(&folder.tensor_meta_fingerprint, doc, false);
+  } else if (name == "graph_execution" && doc.type() == element_type::OBJECT) {
+    // Only this exact name: inductor_graph_execution is something else (J28).
+    auto order = tj::field(simdjson::dom::object(doc), "graph_execution_order");
+    if (!order || order->type() != element_type::ARRAY) return;
+    std::vector<std::string> ids;
+    for (auto e : simdjson::dom::array(*order)) {
+      if (auto s = tj::as_str(e)) ids.emplace_back(*s);
+      else if (e.type() == element_type::OBJECT)
+        if (auto c = tj::str_field(simdjson::dom::object(e), "compile_id")) ids.emplace_back(*c);
+    }
+    model.graph_execution_order = std::move(ids);
+  }
+}
+
 }  // namespace
 
 void handle_link(ReportBuilder& b, RecordContext& ctx) {
@@ -98,6 +139,7 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
   simdjson::dom::element doc;
   bool parsed = b.parse_payload_json(ctx.rec.payload, &doc);
   if (name == "recompile_reasons") note_recompile_reasons(b, ctx, parsed ? &doc : nullptr);
+  if (parsed) note_rank_data(b, ctx, name, doc);
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;
   std::string readable;
   if (stack_traces && parsed && doc.type() == simdjson::dom::element_type::OBJECT)

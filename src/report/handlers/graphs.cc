@@ -1,6 +1,7 @@
 // Handlers whose output is the payload itself (graphs, guards, output code).
 #include <fmt/format.h>
 
+#include "analysis/collectives.h"
 #include "report/handlers/handlers.h"
 #include "report/handlers/page_util.h"
 #include "report/template.h"
@@ -89,6 +90,12 @@ void handle_output_code(ReportBuilder& b, RecordContext& ctx) {
     stem = dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
   }
   std::string name = stem.empty() ? "inductor_output_code" : "inductor_output_code_" + stem;
+  auto& folder = b.model().folders[ctx.folder];
+  if (!folder.code_collectives) {
+    auto counts = analysis::count_code_collectives(ctx.rec.payload);
+    folder.code_collectives = std::move(counts.counts);
+    folder.code_waits = counts.waits;
+  }
   if (b.options().plain_text) {
     payload_file(b, ctx, name + ".txt");
     return;

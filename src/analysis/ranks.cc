@@ -1,0 +1,304 @@
+#include "analysis/ranks.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/collectives.h"
+
+namespace tlscope::analysis {
+namespace {
+
+std::string first_segment(const std::string& url) { return url.substr(0, url.find('/')); }
+
+template <typename Key>
+std::vector<std::vector<uint32_t>> group_by(const std::map<uint32_t, Key>& sig) {
+  std::map<Key, std::vector<uint32_t>> groups;
+  for (const auto& [rank, key] : sig) groups[key].push_back(rank);
+  std::vector<std::vector<uint32_t>> out;
+  for (auto& [key, ranks] : groups) out.push_back(std::move(ranks));
+  // Deterministic order: by lowest rank (the reference's is hash order, J27).
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
+  return s;
+}
+
+}  // namespace
+
+double ns_to_ms(double ns) {
+  double ms = ns / 1e6;
+  return std::round(ms * 1000.0) / 1000.0;  // std::round is half away from zero
+}
+
+std::string rank_list(const std::vector<uint32_t>& ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s;
+}
+
+std::string rank_ranges(const std::vector<uint32_t>& ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!s.empty()) s += ", ";
+    s += j > i ? fmt::format("{}-{}", ranks[i], ranks[j]) : std::to_string(ranks[i]);
+    i = j + 1;
+  }
+  return s;
+}
+
+RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
+                           const DoctorReport& doctor) {
+  RankSummary r;
+  r.rank = rank;
+  r.log = log;
+  std::vector<const model::Output*> outputs;
+  for (const auto& e : m.index.entries()) {
+    if (e.id) r.compile_ids.insert(e.id->display());
+    for (const auto& o : e.outputs) {
+      outputs.push_back(&o);
+      if (o.is_link) continue;
+      std::string folder = first_segment(o.url);
+      auto [it, inserted] = r.folder_to_id.try_emplace(folder, e.json_key());
+      if (!inserted && e.json_key() < it->second) it->second = e.json_key();
+      std::string status = o.name.find("cache_miss") != std::string::npos     ? "miss"
+                           : o.name.find("cache_hit") != std::string::npos    ? "hit"
+                           : o.name.find("cache_bypass") != std::string::npos ? "bypass"
+                                                                              : "";
+      if (status.empty()) continue;
+      auto rank_of = [](const std::string& s) { return s == "miss" ? 3 : s == "hit" ? 2 : 1; };
+      auto [c, fresh] = r.folder_cache.try_emplace(folder, status);
+      if (!fresh && rank_of(status) > rank_of(c->second)) c->second = status;
+    }
+  }
+  std::sort(outputs.begin(), outputs.end(),
+            [](const auto* a, const auto* b) { return a->number < b->number; });
+  for (const auto* o : outputs) r.cache_sequence += o->suffix;
+
+  for (const auto& [folder, data] : m.folders) {
+    if (data.collective_schedule && !data.collective_schedule->empty())
+      r.schedules.emplace_back(folder, *data.collective_schedule);
+    if (data.runtime_ops && !data.runtime_ops->empty())
+      r.runtimes.push_back({folder, *data.runtime_ops, data.tensor_meta_fingerprint});
+    if (data.collective_schedule && data.code_collectives) {
+      std::map<std::string, int> sched;
+      for (const auto& op : *data.collective_schedule) {
+        std::string kind = normalize_collective(op);
+        if (!kind.empty()) ++sched[kind];
+      }
+      int total = 0, offset = 0;
+      std::set<std::string> kinds;
+      for (const auto& [k, n] : *data.code_collectives) total += n, kinds.insert(k);
+      for (const auto& [k, n] : sched) kinds.insert(k);
+      for (const auto& k : kinds) {
+        auto a = sched.count(k) ? sched.at(k) : 0;
+        auto b = data.code_collectives->count(k) ? data.code_collectives->at(k) : 0;
+        offset += std::abs(a - b);
+      }
+      int missing = std::max(0, total - data.code_waits);
+      if (offset > 0 || missing > 0) {
+        auto id = r.folder_to_id.find(folder);
+        r.parity.push_back(
+            {folder, id == r.folder_to_id.end() ? "unknown" : id->second, offset, missing});
+      }
+    }
+  }
+  if (m.graph_execution_order) {
+    std::vector<std::string> order;
+    for (const auto& id : *m.graph_execution_order) order.push_back("[" + id + "]");
+    r.execution_order = std::move(order);
+  }
+  r.totals = doctor.totals;
+  for (const auto& f : doctor.frames)
+    for (const auto& rr : f.recompile_reasons)
+      r.recompile_categories[rr.compile_id.bare()] += std::string(category_name(rr.category)) + " ";
+  for (const auto& g : doctor.graph_breaks)
+    r.graph_break_keys.push_back(fmt::format("{}|{}|{}", category_name(g.category), g.normalized,
+                                             g.count));
+  std::sort(r.graph_break_keys.begin(), r.graph_break_keys.end());
+  r.chromium_events = m.chromium.events;
+  return r;
+}
+
+ExecOrderResult analyze_execution_order(
+    const std::map<uint32_t, std::vector<std::string>>& orders,
+    const std::map<std::pair<uint32_t, std::string>, std::vector<std::string>>& schedules,
+    const std::map<std::pair<uint32_t, std::string>, std::string>& cache_status) {
+  ExecOrderResult res;
+  if (orders.size() < 2) return res;
+  res.available = true;
+  size_t max_len = 0;
+  for (const auto& [r, o] : orders) max_len = std::max(max_len, o.size());
+  std::set<uint32_t> sched_bad, cache_bad;
+  for (size_t i = 0; i < max_len; ++i) {
+    std::vector<std::pair<uint32_t, std::string>> present;
+    for (const auto& [r, o] : orders)
+      if (i < o.size()) present.emplace_back(r, o[i]);
+    std::set<std::string> ids;
+    for (const auto& p : present) ids.insert(p.second);
+    if (ids.size() >= 2) res.order_differs = true;
+    std::set<std::vector<std::string>> sched_values;
+    size_t with_sched = 0;
+    std::set<std::string> cache_values;
+    size_t with_cache = 0;
+    for (const auto& p : present) {
+      auto s = schedules.find(p);
+      if (s != schedules.end()) ++with_sched, sched_values.insert(s->second);
+      auto c = cache_status.find(p);
+      if (c != cache_status.end() && !c->second.empty()) ++with_cache, cache_values.insert(c->second);
+    }
+    if (with_sched >= 2 && sched_values.size() > 1)
+      for (const auto& p : present) sched_bad.insert(p.first);
+    if (with_cache >= 2 && cache_values.size() > 1)
+      for (const auto& p : present) cache_bad.insert(p.first);
+  }
+  res.schedule_mismatch_ranks.assign(sched_bad.begin(), sched_bad.end());
+  res.cache_mismatch_ranks.assign(cache_bad.begin(), cache_bad.end());
+  return res;
+}
+
+namespace {
+
+void runtime_analysis(const std::vector<RankSummary>& ranks, MultiRankAnalysis* a) {
+  std::vector<const RankSummary*> with;
+  for (const auto& r : ranks)
+    if (!r.runtimes.empty()) with.push_back(&r);
+  a->has_runtimes = !with.empty();
+  if (with.empty()) return;
+  size_t n = with[0]->runtimes.size();
+  for (const auto* r : with)
+    if (r->runtimes.size() != n) {
+      a->runtime_mismatched_counts = true;
+      return;
+    }
+  for (size_t i = 0; i < n; ++i) {
+    RuntimeRow row;
+    row.graph_index = i;
+    row.graph_id = with[0]->runtimes[i].graph;
+    double lo = 0, hi = 0;
+    bool first = true;
+    for (const auto* r : with) {
+      double total = 0;
+      for (const auto& op : r->runtimes[i].ops) total += op.estimated_runtime_ns;
+      // Ties go to the later rank for both ends, as in the reference.
+      if (first || total <= lo) lo = total, row.fastest_rank = r->rank;
+      if (first || total >= hi) hi = total, row.slowest_rank = r->rank;
+      first = false;
+    }
+    row.fastest_ms = ns_to_ms(lo);
+    row.slowest_ms = ns_to_ms(hi);
+    row.delta_ms = ns_to_ms(hi - lo);
+    a->runtime_rows.push_back(row);
+  }
+  std::stable_sort(a->runtime_rows.begin(), a->runtime_rows.end(),
+                   [](const auto& x, const auto& y) { return x.graph_id < y.graph_id; });
+}
+
+void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis* a) {
+  auto add = [&](const std::string& what, const auto& sig, const std::string& first) {
+    auto groups = group_by(sig);
+    if (groups.size() > 1) a->doctor.push_back({what, groups, first});
+  };
+  std::map<uint32_t, std::string> recompiles, breaks, failures, ids;
+  for (const auto& r : ranks) {
+    std::string s;
+    for (const auto& [id, cats] : r.recompile_categories) s += id + ":" + cats + ";";
+    recompiles[r.rank] = fmt::format("{}|{}", r.totals.recompiles, s);
+    breaks[r.rank] = join(r.graph_break_keys, ";");
+    failures[r.rank] = std::to_string(r.totals.failures);
+    ids[r.rank] = join(std::vector<std::string>(r.compile_ids.begin(), r.compile_ids.end()), ",");
+  }
+  // The first compile id (in sorted order) whose recompile reasons differ.
+  std::string first_recompile;
+  std::set<std::string> all;
+  for (const auto& r : ranks)
+    for (const auto& [id, c] : r.recompile_categories) all.insert(id);
+  for (const auto& id : all) {
+    std::set<std::string> seen;
+    for (const auto& r : ranks) {
+      auto it = r.recompile_categories.find(id);
+      seen.insert(it == r.recompile_categories.end() ? "" : it->second);
+    }
+    if (seen.size() > 1) {
+      first_recompile = id;
+      break;
+    }
+  }
+  std::string first_id;
+  std::set<std::string> union_ids;
+  for (const auto& r : ranks) union_ids.insert(r.compile_ids.begin(), r.compile_ids.end());
+  for (const auto& id : union_ids) {
+    bool everywhere = true;
+    for (const auto& r : ranks) everywhere &= r.compile_ids.count(id) > 0;
+    if (!everywhere) {
+      first_id = id;
+      break;
+    }
+  }
+  add("compile ids", ids, first_id);
+  add("recompiles", recompiles, first_recompile);
+  add("graph breaks", breaks, "");
+  add("failures", failures, "");
+}
+
+}  // namespace
+
+MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
+  MultiRankAnalysis a;
+  std::vector<RankSummary> ranks;
+  for (const auto& r : in)
+    if (r.error.empty()) ranks.push_back(r);
+  std::sort(ranks.begin(), ranks.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+  for (const auto& r : ranks) a.ranks.push_back(r.rank);
+  if (ranks.empty()) return a;
+  for (const auto& r : ranks) a.compile_id_divergence |= r.compile_ids != ranks[0].compile_ids;
+
+  std::map<uint32_t, std::string> cache, collectives, meta;
+  for (const auto& r : ranks) {
+    cache[r.rank] = r.cache_sequence;
+    if (!r.schedules.empty()) a.has_schedules = true;
+    std::vector<std::string> ops;
+    for (const auto& [g, list] : r.schedules) ops.insert(ops.end(), list.begin(), list.end());
+    collectives[r.rank] = join(ops, ",");
+    if (!r.runtimes.empty()) {
+      auto sorted = r.runtimes;
+      std::sort(sorted.begin(), sorted.end(),
+                [](const auto& x, const auto& y) { return x.graph < y.graph; });
+      std::vector<std::string> prints;
+      for (const auto& g : sorted) prints.push_back(g.fingerprint);
+      meta[r.rank] = join(prints, ",");
+    }
+  }
+  a.cache_groups = group_by(cache);
+  if (a.has_schedules) a.collective_groups = group_by(collectives);
+  a.tensor_meta_groups = group_by(meta);
+  runtime_analysis(ranks, &a);
+
+  std::map<uint32_t, std::vector<std::string>> orders;
+  std::map<std::pair<uint32_t, std::string>, std::vector<std::string>> schedules;
+  std::map<std::pair<uint32_t, std::string>, std::string> cache_status;
+  for (const auto& r : ranks) {
+    if (r.execution_order) orders[r.rank] = *r.execution_order;
+    for (const auto& [folder, ops] : r.schedules) {
+      auto id = r.folder_to_id.find(folder);
+      auto& slot = schedules[{r.rank, id == r.folder_to_id.end() ? folder : id->second}];
+      slot.insert(slot.end(), ops.begin(), ops.end());
+    }
+    for (const auto& [folder, status] : r.folder_cache) {
+      auto id = r.folder_to_id.find(folder);
+      cache_status[{r.rank, id == r.folder_to_id.end() ? folder : id->second}] = status;
+    }
+  }
+  a.exec_order = analyze_execution_order(orders, schedules, cache_status);
+  doctor_divergence(ranks, &a);
+  return a;
+}
+
+}  // namespace tlscope::analysis

@@ -1,0 +1,308 @@
+// Parallel per-rank reports and the job-wide JSON files (F56-F64).
+#include "report/multirank.h"
+
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/doctor.h"
+#include "analysis/ranks.h"
+#include "report/json_out.h"
+#include "report/landing_page.h"
+#include "report/output_dir.h"
+#include "report/pipeline.h"
+
+namespace tlscope::report {
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
+
+std::optional<uint32_t> rank_of(const std::string& name) {
+  if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
+  std::string_view rest(name);
+  rest.remove_prefix(kPrefix.size());
+  bool ok_ext = false;
+  for (std::string_view ext : {".log", ".log.gz", ".log.zst"})
+    if (rest.size() > ext.size() && rest.substr(rest.size() - ext.size()) == ext) {
+      rest.remove_suffix(ext.size());
+      ok_ext = true;
+      break;
+    }
+  if (!ok_ext) return std::nullopt;
+  std::string_view first = rest.substr(0, rest.find('_'));
+  uint32_t r = 0;
+  auto res = std::from_chars(first.data(), first.data() + first.size(), r);
+  if (res.ec != std::errc() || res.ptr != first.data() + first.size() || first.empty())
+    return std::nullopt;
+  return r;
+}
+
+// F59: every rank's chromium events with pid = rank, in rank order.
+void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::string& out_dir) {
+  simdjson::dom::parser parser;
+  std::string out;
+  bool any = false;
+  for (uint32_t r : ranks) {
+    auto path = fs::path(out_dir) / fmt::format("rank_{}", r) / "chromium_events.json";
+    simdjson::padded_string text;
+    if (simdjson::padded_string::load(path.string()).get(text)) continue;
+    simdjson::dom::element doc;
+    if (parser.parse(text).get(doc) || doc.type() != simdjson::dom::element_type::ARRAY) continue;
+    for (auto e : simdjson::dom::array(doc)) {
+      out += any ? ",\n  " : "[\n  ";
+      any = true;
+      if (e.type() != simdjson::dom::element_type::OBJECT) {
+        append_json(&out, e, true, 1);
+        continue;
+      }
+      // Re-emit with pid replaced; keys stay sorted (F2).
+      std::vector<std::pair<std::string_view, simdjson::dom::element>> fields;
+      for (auto f : simdjson::dom::object(e))
+        if (f.key != "pid") fields.emplace_back(f.key, f.value);
+      out += "{";
+      bool pid_done = false, first = true;
+      auto put_pid = [&] {
+        out += std::string(first ? "" : ",") + "\n    \"pid\": " + std::to_string(r);
+        first = false;
+        pid_done = true;
+      };
+      std::sort(fields.begin(), fields.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (auto& [k, v] : fields) {
+        if (!pid_done && k > std::string_view("pid")) put_pid();
+        out += std::string(first ? "" : ",") + "\n    ";
+        first = false;
+        append_json_string(&out, k);
+        out += ": ";
+        append_json(&out, v, true, 2);
+      }
+      if (!pid_done) put_pid();
+      out += "\n  }";
+    }
+  }
+  if (!any) return;
+  out += "\n]";
+  OutputDir(out_dir, 0).write_file("chromium_events.json", out);
+}
+
+uint32_t graph_tid(uint32_t rank, const std::string& graph) {
+  // FNV-1a over (rank, graph): deterministic 32-bit thread ids (F61).
+  uint32_t h = 2166136261u;
+  auto mix = [&](unsigned char c) { h = (h ^ c) * 16777619u; };
+  for (int i = 0; i < 4; ++i) mix(static_cast<unsigned char>(rank >> (8 * i)));
+  for (char c : graph) mix(static_cast<unsigned char>(c));
+  return h;
+}
+
+void write_runtime_files(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
+  ordered_json estimations = ordered_json::array();
+  ordered_json trace = ordered_json::array();
+  std::map<uint32_t, std::vector<std::string>> graphs_by_rank;
+  for (const auto& r : ranks) {
+    for (const auto& g : r.runtimes) {
+      ordered_json ops = ordered_json::array();
+      for (const auto& op : g.ops)
+        ops.push_back({{"name", op.name}, {"estimated_runtime_ns", op.estimated_runtime_ns}});
+      estimations.push_back({{"rank", r.rank}, {"graph", g.graph}, {"ops", ops}});
+      uint32_t tid = graph_tid(r.rank, g.graph);
+      uint64_t ts = 0;
+      for (const auto& op : g.ops) {
+        uint64_t dur = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(op.estimated_runtime_ns / 1000.0)));
+        trace.push_back({{"name", op.name}, {"ph", "X"}, {"ts", ts}, {"dur", dur}, {"pid", r.rank},
+                         {"tid", tid}, {"cat", "runtime"},
+                         {"args", {{"graph", g.graph}, {"rank", r.rank},
+                                   {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
+        ts += dur;
+      }
+      graphs_by_rank[r.rank].push_back(g.graph);
+    }
+  }
+  if (estimations.empty()) return;
+  for (const auto& [rank, graphs] : graphs_by_rank) {
+    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", rank},
+                     {"args", {{"name", fmt::format("Rank {}", rank)}}}});
+    trace.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank},
+                     {"args", {{"sort_index", rank}}}});
+  }
+  for (const auto& [rank, graphs] : graphs_by_rank)
+    for (size_t i = 0; i < graphs.size(); ++i) {
+      uint32_t tid = graph_tid(rank, graphs[i]);
+      trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
+                       {"args", {{"name", "graph " + graphs[i]}}}});
+      trace.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
+                       {"args", {{"sort_index", i}}}});
+    }
+  OutputDir out(out_dir, 0);
+  out.write_file("runtime_estimations.json", estimations.dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  out.write_file("chromium_trace_with_runtime.json", trace.dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  std::printf("Runtime estimations: %s\n", (fs::path(out_dir) / "runtime_estimations.json").c_str());
+}
+
+void write_schedules(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
+  ordered_json all = ordered_json::array();
+  for (const auto& r : ranks)
+    for (const auto& [graph, ops] : r.schedules)
+      all.push_back({{"rank", r.rank}, {"graph", graph}, {"ops", ops}});
+  if (all.empty()) return;
+  OutputDir(out_dir, 0).write_file("collective_schedules.json",
+                                   all.dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  std::printf("Collective schedules: %s\n", (fs::path(out_dir) / "collective_schedules.json").c_str());
+}
+
+void write_parity(const analysis::RankSummary& r, const std::string& rank_dir) {
+  ordered_json graphs = ordered_json::array();
+  for (const auto& p : r.parity)
+    graphs.push_back({{"graph", p.graph}, {"compile_id", p.compile_id}, {"offset", p.offset},
+                      {"missing_waits", p.missing_waits}});
+  ordered_json doc = {
+      {"description",
+       "Per graph: offset = how far the collectives in the Inductor collective schedule differ "
+       "from those the output code launches (summed over op kinds); missing_waits = launched "
+       "collectives without a matching wait_tensor. Only graphs with a difference are listed."},
+      {"graphs", graphs}};
+  OutputDir(rank_dir, 0).write_file("collectives_parity.json", doc.dump(2));
+}
+
+}  // namespace
+
+bool discover_rank_logs(const std::string& dir, std::vector<RankLog>* logs,
+                        std::vector<std::string>* ignored, std::string* error) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    *error = "Input path " + dir + " must be a directory when using --all-ranks-html";
+    return false;
+  }
+  std::map<uint32_t, std::string> found;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e2;
+    std::string name = it->path().filename().string();
+    auto r = it->is_regular_file(e2) ? rank_of(name) : std::nullopt;
+    if (!r) {
+      ignored->push_back(name);
+      continue;
+    }
+    auto [slot, inserted] = found.try_emplace(*r, it->path().string());
+    if (!inserted) {
+      // Two logs for one rank (J27): keep the first by name, name the other.
+      std::string keep = std::min(slot->second, it->path().string());
+      std::string drop = std::max(slot->second, it->path().string());
+      slot->second = keep;
+      ignored->push_back(fs::path(drop).filename().string() + " (another log for rank " +
+                         std::to_string(*r) + ")");
+    }
+  }
+  for (auto& [r, p] : found) logs->push_back({r, p});
+  if (logs->empty()) {
+    *error = "No rank log files found in directory " + dir;
+    return false;
+  }
+  return true;
+}
+
+std::vector<RankDiagnosis> diagnose_ranks(const std::vector<RankLog>& logs, const Options& opts,
+                                          unsigned jobs) {
+  std::vector<RankDiagnosis> out(logs.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < logs.size();) {
+      out[i].log = logs[i];
+      auto run = analyze_log(logs[i].path, opts);
+      if (!run.ok) {
+        out[i].error = run.error;
+        continue;
+      }
+      out[i].doctor = analysis::diagnose(run.model);
+      out[i].summary = analysis::summarize_rank(logs[i].rank, logs[i].path, run.model, out[i].doctor);
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(jobs, logs.size()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return out;
+}
+
+MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const std::string& out_dir,
+                                       const Options& opts, unsigned jobs) {
+  MultiRankResult result;
+  std::vector<analysis::RankSummary> summaries(logs.size());
+  std::vector<std::string> problems(logs.size());
+  std::vector<uint64_t> strict(logs.size(), 0);
+  std::atomic<size_t> next{0};
+  std::mutex print_mu;
+  auto work = [&] {
+    for (size_t i; (i = next++) < logs.size();) {
+      const RankLog& log = logs[i];
+      std::string dir = (fs::path(out_dir) / fmt::format("rank_{}", log.rank)).string();
+      {
+        std::lock_guard<std::mutex> lock(print_mu);
+        std::printf("Processing rank %u \u2192 %s\n", log.rank, dir.c_str());
+        std::fflush(stdout);
+      }
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      auto run = build_report(log.path, dir, opts);
+      auto& s = summaries[i];
+      if (!run.ok) {
+        s.rank = log.rank;
+        s.error = run.error;
+        problems[i] = fmt::format("rank {}: no report ({})", log.rank, run.error);
+        continue;
+      }
+      auto doctor = analysis::diagnose(run.model);
+      s = analysis::summarize_rank(log.rank, log.path, run.model, doctor);
+      write_parity(s, dir);
+      const auto& st = run.model.stats;
+      strict[i] = st.strict_failures();
+      if (st.ok == 0)
+        problems[i] = fmt::format("rank {}: the log has no readable records ({})", log.rank,
+                                  st.to_string());
+      else if (st.strict_failures() > 0)
+        problems[i] = fmt::format("rank {}: {} line(s) could not be used ({})", log.rank,
+                                  st.strict_failures(), st.to_string());
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(jobs, logs.size()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+
+  // Gaps in the rank numbers: ranks whose log is missing.
+  std::vector<uint32_t> missing;
+  uint32_t expect = 0;
+  for (const auto& l : logs) {
+    for (uint32_t r = expect; r < l.rank && missing.size() < 100000; ++r) missing.push_back(r);
+    expect = l.rank + 1;
+  }
+  if (!missing.empty())
+    result.problems.push_back("no log in the folder for rank(s) " + analysis::rank_ranges(missing));
+  for (auto& p : problems)
+    if (!p.empty()) result.problems.push_back(p);
+  for (auto s : strict) result.strict_failures += s;
+
+  auto analysis = analysis::analyze_ranks(summaries);
+  std::vector<analysis::RankSummary> good;
+  for (auto& s : summaries)
+    if (s.error.empty()) good.push_back(s);
+  std::sort(good.begin(), good.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  write_runtime_files(good, out_dir);
+  write_schedules(good, out_dir);
+  write_combined_chromium(analysis.ranks, out_dir);
+  std::printf("Multi-rank report generated under %s\nIndividual pages: rank_*/index.html\n",
+              out_dir.c_str());
+  write_landing_page(out_dir, logs, good, analysis, result.problems, opts);
+  result.ok = true;
+  return result;
+}
+
+}  // namespace tlscope::report
