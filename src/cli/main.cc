@@ -84,15 +84,14 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
 
 int run(const Args& a, const std::string& cmdline) {
   if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
-  if (a.export_mode) return fail("--export is not implemented yet in this version of tlscope");
-  if (a.provenance)
-    return fail("--inductor-provenance is not implemented yet in this version of tlscope");
 
   tlscope::report::Options opts;
   opts.plain_text = a.plain_text;
   opts.verbose = a.verbose;
   opts.strict = a.strict;
   opts.strict_compile_id = a.strict_compile_id;
+  opts.export_mode = a.export_mode;
+  opts.provenance = a.provenance;
   opts.custom_header_html = a.custom_header;
   opts.command_line = cmdline;
   if (a.all_ranks) return run_all_ranks(a, opts);

@@ -58,6 +58,14 @@ struct ShapeNote {
   Stack user_stack, stack;
 };
 
+// A tensor Dynamo described (describe_tensor) and, once known, the source it
+// came from (describe_source): one row of a compile's graph-inputs table.
+struct TensorInput {
+  uint64_t describer_id = 0, id = 0;
+  std::string source, dtype, device, shape, stride, dynamic_dims;
+  bool requires_grad = false, is_parameter = false;
+};
+
 struct ChromiumSummary {
   uint64_t events = 0;
   // Seconds between B/E pairs, per metrics bucket and event name ("dynamo",
@@ -92,6 +100,27 @@ struct FolderData {
   int code_waits = 0;
 };
 
+// Where the provenance page of a compile folder finds its inputs: the latest
+// file written for each (relative paths; read back at the end).
+struct ProvenanceSources {
+  std::string pre_grad, pre_grad_fallback, post_grad, post_grad_fallback;
+  std::string python_code, cpp_code, node_mappings;
+};
+
+// Export mode (REPORT_FEATURES part F): symbolic expressions by id, and the
+// issues found.
+struct SymbolicExpr {
+  std::string method, result;
+  std::vector<std::string> arguments;
+  std::vector<uint64_t> argument_ids;
+  Stack user_stack, stack;
+};
+struct ExportIssue {
+  enum Kind { kGuardEvaluated, kDataDependent, kMissingFakeKernel, kMismatchedFakeKernel } kind;
+  std::string expr, result, op, reason;
+  std::string page;  // symbolic guard page, when there is one
+};
+
 struct ReportModel {
   trace::StringTable strings;
   trace::Stats stats;
@@ -102,11 +131,15 @@ struct ReportModel {
   std::unordered_map<trace::CompileId, BucketFlags, trace::CompileIdHash> buckets;
   std::unordered_map<trace::CompileId, std::vector<ShapeNote>, trace::CompileIdHash> pending_notes;
   std::vector<MetricsRecord> metrics;
+  std::unordered_map<trace::CompileId, std::vector<TensorInput>, trace::CompileIdHash> pending_inputs;
   std::vector<FailureRow> failures;
   ChromiumSummary chromium;
   std::vector<RecompileReasons> recompile_reasons;
   std::vector<GraphBreakNote> graph_break_notes;
   std::map<std::string, FolderData> folders;  // by compile-id folder name
+  std::map<std::string, ProvenanceSources> provenance;  // by compile-id folder name
+  std::unordered_map<uint64_t, SymbolicExpr> symbolic_exprs;
+  std::vector<ExportIssue> export_issues;
   // The last `graph_execution` artifact's order (bare compile ids).
   std::optional<std::vector<std::string>> graph_execution_order;
   uint64_t next_number = 0;  // F12 global counter

@@ -94,6 +94,7 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
           {"chromium", chromium},
           {"products", [&](PageWriter& p) { products_html(m, p); }},
           {"unknown_stacks", unknown},
+          {"provenance", opts.provenance ? provenance_links_html(m) : Html()},
           {"stats", stats_html(m)}});
   end_page(*w, "", opts);
 }

@@ -10,6 +10,8 @@ struct Options {
   bool verbose = false;
   bool strict = false;
   bool strict_compile_id = false;
+  bool export_mode = false;  // --export: draft-export report (part F)
+  bool provenance = false;   // --inductor-provenance (part G)
   std::string custom_header_html;
   std::string command_line;  // shown on every page
 };

@@ -29,7 +29,8 @@ void end_page(PageWriter& w, std::string_view root, const Options& opts) {
 
 void write_static_assets(OutputDir& out) {
   for (const char* name : {"static/tlscope.css", "static/tlscope.js", "static/highlight.min.js",
-                           "static/highlight.css", "static/highlight_page.js"})
+                           "static/highlight.css", "static/highlight_page.js",
+                           "static/provenance.js"})
     out.write_file(name, asset(name));
 }
 

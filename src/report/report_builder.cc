@@ -10,6 +10,7 @@
 #include "report/handlers/registry.h"
 #include "analysis/doctor.h"
 #include "report/doctor_writers.h"
+#include "report/export_report.h"
 #include "report/json_out.h"
 #include "report/writers.h"
 #include "trace/json_types.h"
@@ -104,7 +105,17 @@ void ReportBuilder::on_record(const trace::Record& rec) {
   if (id) grouping = id->grouping();
   RecordContext ctx{rec, env, &model_->index.touch(grouping),
                     id ? id->folder() : fmt::format("unknown_{}", rec.lineno), std::nullopt};
-  for (size_t i = 0; i < kHandlerCount; ++i) {
+  size_t outputs_before = ctx.entry->outputs.size();
+  if (opts_.export_mode) {
+    bool keep = true;
+    try {
+      keep = handle_export_record(*this, ctx);
+    } catch (const std::exception& e) {
+      parser_failure("export", fmt::format("line {}: {}", rec.lineno, e.what()));
+    }
+    if (!keep) return;
+  }
+  for (size_t i = 0; !opts_.export_mode && i < kHandlerCount; ++i) {
     if (!env.has(kHandlers[i].key)) continue;
     ctx.key = kHandlers[i].key;
     try {
@@ -123,6 +134,7 @@ void ReportBuilder::on_record(const trace::Record& rec) {
     write_payload(ctx, rel);
     ctx.payload_file = rel;
   }
+  if (opts_.provenance) note_provenance_sources(ctx, outputs_before);
   if (check_md5_ && rec.has_payload && !ctx.md5_checked &&
       !trace::md5_matches(rec.payload, env.has_payload()))
     ++model_->stats.fail_payload_md5;
@@ -134,6 +146,26 @@ void ReportBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {
   if (check_md5_ && rec.has_payload && !trace::md5_matches(rec.payload, rec.env->has_payload()))
     ++model_->stats.fail_payload_md5;
   write_raw_jsonl_line(rec, std::nullopt);
+}
+
+// F47: the latest file of each kind per folder, for the provenance pages.
+void ReportBuilder::note_provenance_sources(const RecordContext& ctx, size_t first_output) {
+  auto& src = model_->provenance[ctx.folder];
+  for (size_t i = first_output; i < ctx.entry->outputs.size(); ++i) {
+    const auto& o = ctx.entry->outputs[i];
+    if (o.is_link) continue;
+    std::string_view name = std::string_view(o.url).substr(o.url.find('/') + 1);
+    auto starts = [&](std::string_view p) { return name.rfind(p, 0) == 0; };
+    if (starts("before_pre_grad_graph")) src.pre_grad = o.url;
+    else if (starts("inductor_pre_grad_graph")) src.pre_grad_fallback = o.url;
+    else if (starts("after_post_grad_graph")) src.post_grad = o.url;
+    else if (starts("inductor_post_grad_graph")) src.post_grad_fallback = o.url;
+    else if (starts("inductor_aot_wrapper_code")) src.cpp_code = o.url;
+    else if (starts("inductor_provenance_tracking_node_mappings")) src.node_mappings = o.url;
+  }
+  // The output code as plain text: the .txt with -p, else its payloads/ copy.
+  if (ctx.env.has(trace::Key::kInductorOutputCode) && ctx.payload_file)
+    src.python_code = *ctx.payload_file;
 }
 
 // F17: the envelope plus timestamp, thread, pathname, lineno (and
@@ -233,6 +265,14 @@ void ReportBuilder::finish() {
   write_static_assets(*out_);
   write_failures_page(*model_, *out_, opts_);
   write_compile_directory(*model_, *out_);
+  if (opts_.provenance) {
+    out_->drain();  // the pages read back files written above
+    write_provenance_pages(*model_, *out_, opts_);
+  }
+  if (opts_.export_mode) {
+    write_export_index(*model_, *out_, opts_);
+    return;
+  }
   analysis::DoctorReport doctor = analysis::diagnose(*model_);
   out_->write_file("summary.json", summary_json(doctor, model_->input_path, opts_));
   write_index(*model_, *out_, opts_, doctor_html(doctor));

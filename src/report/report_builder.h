@@ -65,6 +65,7 @@ class ReportBuilder : public trace::RecordVisitor {
   void write_raw_jsonl_line(const trace::Record& rec, const std::optional<std::string>& payload_file);
   void assemble_raw_jsonl();
   void note_phase(simdjson::dom::element event);
+  void note_provenance_sources(const RecordContext& ctx, size_t first_output);
 
   model::ReportModel* model_;
   OutputDir* out_;

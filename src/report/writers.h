@@ -16,6 +16,11 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
 void write_compile_directory(const model::ReportModel& m, OutputDir& out);
 void write_failures_page(const model::ReportModel& m, OutputDir& out, const Options& opts);
 void write_static_assets(OutputDir& out);
+// provenance_tracking_<folder>.html for every index entry (F46-F52).
+void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const Options& opts);
+// The F53 list for index.html.
+Html provenance_links_html(const model::ReportModel& m);
+std::string provenance_page_name(const model::IndexEntry& e);
 // {"string_table": [...]} (TRACE_FORMAT §6); sparse huge tables become an
 // object keyed by index instead of billions of nulls.
 std::string string_table_json(const trace::StringTable& strings);

@@ -30,5 +30,6 @@ void handle_chromium_event(ReportBuilder& b, RecordContext& ctx);
 void handle_dynamo_start(ReportBuilder& b, RecordContext& ctx);
 void handle_stack(ReportBuilder& b, RecordContext& ctx);
 void handle_shape_note(ReportBuilder& b, RecordContext& ctx);
+void handle_describe(ReportBuilder& b, RecordContext& ctx);
 
 }  // namespace tlscope::report

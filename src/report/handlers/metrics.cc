@@ -96,6 +96,28 @@ Html shape_notes_html(const std::vector<model::ShapeNote>& notes,
   return Html::trusted(std::move(s));
 }
 
+// Tensors with a source are the graph's inputs (parameters included).
+Html inputs_html(const std::vector<model::TensorInput>& inputs) {
+  std::string rows;
+  for (const auto& t : inputs) {
+    if (t.source.empty()) continue;
+    rows += "<tr>";
+    for (const std::string* v : {&t.source, &t.shape, &t.dtype, &t.device}) {
+      rows += "<td><code>";
+      append_escaped(&rows, *v);
+      rows += "</code></td>";
+    }
+    rows += fmt::format("<td>{}</td><td>{}</td><td><code>", t.requires_grad ? "yes" : "no",
+                        t.is_parameter ? "yes" : "no");
+    append_escaped(&rows, t.dynamic_dims == "[]" ? "" : t.dynamic_dims);
+    rows += "</code></td></tr>\n";
+  }
+  if (rows.empty()) return Html();
+  return Html::trusted("<h2>Graph inputs</h2><table class=\"inputs\"><tr><th>Source</th><th>Shape"
+                       "</th><th>Dtype</th><th>Device</th><th>Requires grad</th><th>Parameter</th>"
+                       "<th>Dynamic dims</th></tr>\n" + rows + "</table>");
+}
+
 model::MetricsRecord summarize(object o, const RecordContext& ctx) {
   model::MetricsRecord m;
   m.id = ctx.env.compile_id;
@@ -166,7 +188,13 @@ void handle_compilation_metrics(ReportBuilder& b, RecordContext& ctx) {
   std::optional<trace::CompileId> bucket;
   if (ctx.env.compile_id) bucket = ctx.env.compile_id->metrics_bucket();
   std::vector<model::ShapeNote> notes;
+  std::vector<model::TensorInput> inputs;
   if (bucket) {
+    auto in = model.pending_inputs.find(*bucket);
+    if (in != model.pending_inputs.end()) {
+      inputs = std::move(in->second);
+      model.pending_inputs.erase(in);
+    }
     auto it = model.pending_notes.find(*bucket);
     if (it != model.pending_notes.end()) {
       notes = std::move(it->second);
@@ -238,7 +266,8 @@ void handle_compilation_metrics(ReportBuilder& b, RecordContext& ctx) {
             {"graph_node_count", text(num(tj::u64_field(o, "graph_node_count")))},
             {"graph_input_count", text(num(tj::u64_field(o, "graph_input_count")))},
             {"custom_ops", Html::trusted(ops)},
-            {"shape_notes", shape_notes_html(notes, model.strings)}});
+            {"shape_notes", shape_notes_html(notes, model.strings)},
+            {"inputs", inputs_html(inputs)}});
     end_page(*w, "", b.options());
   }
 

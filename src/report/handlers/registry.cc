@@ -37,6 +37,8 @@ const HandlerEntry kHandlers[] = {
     {Key::kSymbolicShapeSpecialization, handle_shape_note},
     {Key::kGuardAddedFast, handle_shape_note},
     {Key::kCreateSymbol, handle_shape_note},
+    {Key::kDescribeTensor, handle_describe},
+    {Key::kDescribeSource, handle_describe},
     // last: its page lists the files written before it
     {Key::kCompilationMetrics, handle_compilation_metrics},
 };

@@ -53,4 +53,56 @@ void handle_shape_note(ReportBuilder& b, RecordContext& ctx) {
   b.model().pending_notes[id->metrics_bucket()].push_back(std::move(n));
 }
 
+namespace {
+std::string symint_list(std::optional<simdjson::dom::element> v) {
+  if (!v || v->type() != simdjson::dom::element_type::ARRAY) return "";
+  std::string s = "[";
+  bool first = true;
+  for (auto e : simdjson::dom::array(*v)) {
+    if (!first) s += ", ";
+    first = false;
+    if (auto str = tj::as_str(e)) s += *str;
+    else if (auto i = tj::as_i64(e)) s += std::to_string(*i);
+    else if (auto u = tj::as_u64(e)) s += std::to_string(*u);
+  }
+  return s + "]";
+}
+}  // namespace
+
+// describe_tensor / describe_source: the graph-inputs table of the compile
+// (the reference validates these records but never shows them).
+void handle_describe(ReportBuilder& b, RecordContext& ctx) {
+  const auto& id = ctx.env.compile_id;
+  if (!id) return;
+  auto& list = b.model().pending_inputs[id->metrics_bucket()];
+  object o(ctx.env.value(ctx.key));
+  uint64_t describer = tj::u64_field(o, "describer_id").value_or(0);
+  uint64_t tid = tj::u64_field(o, "id").value_or(0);
+  model::TensorInput* row = nullptr;
+  for (auto& t : list)
+    if (t.describer_id == describer && t.id == tid) row = &t;
+  if (!row) {
+    if (list.size() >= 10000) return;  // bounded per compile
+    list.push_back({});
+    row = &list.back();
+    row->describer_id = describer;
+    row->id = tid;
+  }
+  if (ctx.key == trace::Key::kDescribeSource) {
+    row->source = std::string(tj::str_field(o, "source").value_or(""));
+    return;
+  }
+  row->dtype = std::string(tj::str_field(o, "dtype").value_or(""));
+  row->device = std::string(tj::str_field(o, "device").value_or(""));
+  row->shape = symint_list(tj::field(o, "size"));
+  row->stride = symint_list(tj::field(o, "stride"));
+  row->dynamic_dims = symint_list(tj::field(o, "dynamo_dynamic_indices"));
+  auto flag = [&](const char* k) {
+    auto f = tj::field(o, k);
+    return f && f->type() == simdjson::dom::element_type::BOOL && f->get_bool().value_unsafe();
+  };
+  row->requires_grad = flag("requires_grad");
+  row->is_parameter = flag("is_parameter");
+}
+
 }  // namespace tlscope::report

@@ -1,0 +1,65 @@
+// Provenance tracking pages (REPORT_FEATURES F46-F53).
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "analysis/provenance.h"
+#include "report/template.h"
+#include "report/writers.h"
+
+namespace tlscope::report {
+namespace {
+
+std::string read_back(const OutputDir& out, const std::string& rel) {
+  if (rel.empty()) return "";
+  std::ifstream in(out.root() + "/" + rel, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string folder_of(const model::IndexEntry& e) { return e.id ? e.id->folder() : "unknown"; }
+
+}  // namespace
+
+std::string provenance_page_name(const model::IndexEntry& e) {
+  return "provenance_tracking_" + folder_of(e) + ".html";
+}
+
+Html provenance_links_html(const model::ReportModel& m) {
+  std::string s = "<h2>Provenance Tracking</h2>\n<ul>\n";
+  for (const auto& e : m.index.entries())
+    s += "<li>" + link(provenance_page_name(e), e.label()).str() + "</li>\n";
+  return Html::trusted(s + "</ul>\n");
+}
+
+void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const Options& opts) {
+  for (const auto& e : m.index.entries()) {
+    auto it = m.provenance.find(folder_of(e));
+    model::ProvenanceSources src;
+    if (it != m.provenance.end()) src = it->second;
+    std::string pre = read_back(out, src.pre_grad.empty() ? src.pre_grad_fallback : src.pre_grad);
+    std::string post = read_back(out, src.post_grad.empty() ? src.post_grad_fallback : src.post_grad);
+    std::string py = read_back(out, src.python_code);
+    std::string cpp = read_back(out, src.cpp_code);
+    std::string mappings = read_back(out, src.node_mappings);
+    auto maps = analysis::provenance_maps({pre, post, py, cpp, mappings});
+    std::string json = analysis::provenance_maps_json(maps);
+    // Inside <script>, "</" must not appear: escape it the JSON way.
+    for (size_t p = json.find("</"); p != std::string::npos; p = json.find("</", p + 3))
+      json.replace(p, 2, "<\\/");
+    auto w = out.open(provenance_page_name(e));
+    begin_page(*w, "Provenance " + e.label(), "");
+    render(*w, "provenance.html",
+           {{"compile_id", text(e.label())},
+            {"pre", text(pre)},
+            {"post", text(post)},
+            {"python", text(analysis::python_code_as_numbered(py))},
+            {"cpp", text(analysis::cpp_code_as_numbered(cpp))},
+            {"mappings", Html::trusted(json)}});
+    end_page(*w, "", opts);
+  }
+}
+
+}  // namespace tlscope::report
