@@ -96,7 +96,8 @@ Category classify_recompile(std::string_view reason) {
 
 Category classify_graph_break(std::string_view reason) {
   std::string low = lower(reason);
-  if (contains_any(low, {"torch._dynamo.graph_break()", "user-inserted graph break"}))
+  if (contains_any(low, {"torch._dynamo.graph_break()", "user-inserted graph break",
+                         "skip function graph_break"}))
     return Category::kExplicitBreak;
   if (contains_any(low, {"restartanalysis", "tensorifyscalarrestart", "speculationrestart"}))
     return Category::kInternalRestart;
@@ -108,7 +109,7 @@ Category classify_graph_break(std::string_view reason) {
                          "capture_dynamic_output_shape_ops"}))
     return Category::kDynamicShapeOp;
   if (contains_any(low, {"data-dependent", "data dependent", "dynamic control flow",
-                         "generic_jump", "jump"}))
+                         "generic_jump", "tensor.item()", "capture_scalar_outputs"}))
     return Category::kDataDependent;
   if (contains_any(low, {"numpy", " np."})) return Category::kNumpy;
   if (contains_any(low, {"marked as skipped", "skip_files", "torch._dynamo.disable",
@@ -151,10 +152,10 @@ std::string advice_text(Category c, std::string_view subject) {
       return "An input tensor changed its dtype, device or requires_grad between calls. Keep "
              "these stable (cast or move inputs once); each variant needs a graph of its own.";
     case Category::kRecompileLimit:
-      return who + " reached the recompile limit (torch._dynamo.config.cache_size_limit, 8 by "
-             "default): it now runs eagerly, and so do the functions it calls. Raise the limit "
-             "only if the number of variants is bounded; otherwise remove the cause of the "
-             "recompiles.";
+      return who + " reached the recompile limit (torch._dynamo.config.recompile_limit, "
+             "cache_size_limit in older releases, 8 by default): it now runs eagerly, and so do "
+             "the functions it calls. Raise the limit only if the number of variants is bounded; "
+             "otherwise remove the cause of the recompiles.";
     case Category::kLargeFrame:
       return who + " is large and was recompiled several times. A graph break "
              "(torch._dynamo.graph_break()) placed just before the part that changes keeps the "
@@ -237,7 +238,11 @@ std::string config_flags_named(std::string_view text) {
     size_t p = 0;
     while ((p = text.find(prefix, p)) != std::string_view::npos) {
       size_t e = p + prefix.size();
-      while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+      // Nested options keep their full name: torch._inductor.config.triton.cudagraphs.
+      while (e < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' ||
+              (text[e] == '.' && e + 1 < text.size() &&
+               (std::isalpha(static_cast<unsigned char>(text[e + 1])) || text[e + 1] == '_'))))
         ++e;
       if (e > p + prefix.size()) found.insert(std::string(text.substr(p, e - p)));
       p = e;

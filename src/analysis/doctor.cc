@@ -40,6 +40,36 @@ std::string break_reason_of(const std::string& text) {
   return first_line(text.substr(p + kReason.size()));
 }
 
+// The reason part of a graph-break artifact, without the user location,
+// the traceback and file paths, so that a path such as ".../loggers/x.py"
+// does not decide the class.
+std::string reason_section(const std::string& text) {
+  static const std::string kReason = "Graph Break Reason: ";
+  size_t p = text.find(kReason);
+  std::string_view rest(text);
+  if (p != std::string::npos) rest.remove_prefix(p + kReason.size());
+  std::string out;
+  size_t start = 0;
+  while (start < rest.size()) {
+    size_t nl = rest.find('\n', start);
+    std::string_view line = rest.substr(start, nl == std::string_view::npos ? rest.npos : nl - start);
+    start = nl == std::string_view::npos ? rest.size() : nl + 1;
+    if (line.find("User code traceback") != std::string_view::npos ||
+        line.find("Traceback") != std::string_view::npos)
+      break;
+    if (line.find("File \"") != std::string_view::npos) continue;
+    out.append(line);
+    out += '\n';
+  }
+  return out;
+}
+
+// A failure that is the recompile limit being hit.
+bool names_recompile_limit(const std::string& text) {
+  return classify_recompile(text) == Category::kRecompileLimit ||
+         text.find("recompile limit") != std::string::npos;
+}
+
 void add_id(std::vector<CompileId>* ids, const CompileId& id) {
   if (std::find(ids->begin(), ids->end(), id) == ids->end()) ids->push_back(id);
 }
@@ -100,13 +130,13 @@ class Diagnoser {
       if (r.fail_type) ++f.failures;
       f.compile_time_s += r.entire_frame_s.value_or(0);
       f.max_graph_ops = std::max<uint64_t>(f.max_graph_ops, r.graph_op_count.value_or(0));
-      std::string text = r.fail_reason.value_or("") + "\n" + r.recompile_reason.value_or("");
-      if (classify_recompile(text) == Category::kRecompileLimit ||
-          text.find("recompile limit") != std::string::npos)
+      if (names_recompile_limit(r.fail_reason.value_or("")) ||
+          names_recompile_limit(first_line(r.recompile_reason.value_or(""))))
         f.recompile_limit_hit = true;
     }
     for (auto& f : out_.frames) {
-      if (f.compiles >= kDefaultRecompileLimit) f.recompile_limit_hit = true;
+      // Only a failure or reason that names the limit says it was hit: a frame
+      // may compile more often when the user raised the limit.
       out_.totals.compiles += f.compiles;
       out_.totals.recompiles += f.recompiles;
       out_.totals.compile_time_s += f.compile_time_s;
@@ -166,14 +196,17 @@ class Diagnoser {
       CompileId b = r.id->metrics_bucket();
       from_metrics.insert(b.folder());
       auto w = where.find(b);
-      for (const auto& reason : r.restart_reasons)
-        add_break(b, first_line(reason), w == where.end() ? "" : w->second, reason,
-                  classify_graph_break(reason));
+      for (const auto& reason : r.restart_reasons) {
+        Category cat = classify_graph_break(reason);
+        // Dynamo restarting its own analysis is not a graph break.
+        if (cat == Category::kInternalRestart) continue;
+        add_break(b, first_line(reason), w == where.end() ? "" : w->second, reason, cat);
+      }
     }
     for (const auto& n : m_.graph_break_notes) {
       if (!n.id || from_metrics.count(n.id->metrics_bucket().folder())) continue;
       add_break(n.id->metrics_bucket(), break_reason_of(n.text), user_frame_of(n.text), n.text,
-                classify_graph_break(n.text));
+                classify_graph_break(reason_section(n.text)));
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
                      [](const auto& a, const auto& b) { return a.count > b.count; });
@@ -258,6 +291,7 @@ class Diagnoser {
       advise(g.category, msg, g.compile_ids);
     }
     for (const auto& f : out_.failures) {
+      if (names_recompile_limit(f.reason)) continue;  // advised as recompile_limit above
       std::vector<CompileId> ids;
       if (f.compile_id) ids.push_back(*f.compile_id);
       advise(Category::kCompileError, advice_text(Category::kCompileError), ids);

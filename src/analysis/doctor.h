@@ -78,7 +78,5 @@ struct DoctorReport {
 
 DoctorReport diagnose(const model::ReportModel& model);
 
-// Default Dynamo cache_size_limit: a frame with this many compiles is at the limit.
-inline constexpr uint32_t kDefaultRecompileLimit = 8;
 
 }  // namespace tlscope::analysis

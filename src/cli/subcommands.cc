@@ -115,10 +115,14 @@ int check(int argc, char** argv) {
   std::optional<uint64_t> max_recompiles, max_breaks, max_failures;
   std::optional<double> max_seconds;
   app.add_option("log", log, "Trace log, or a folder of rank logs")->required()->check(CLI::ExistingPath);
-  app.add_option("--max-recompiles", max_recompiles, "Most recompiles allowed");
-  app.add_option("--max-graph-breaks", max_breaks, "Most graph breaks allowed");
-  app.add_option("--max-failures", max_failures, "Most failed compiles allowed");
-  app.add_option("--max-compile-seconds", max_seconds, "Most total compile time allowed");
+  app.add_option("--max-recompiles", max_recompiles, "Most recompiles allowed")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-graph-breaks", max_breaks, "Most graph breaks allowed")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-failures", max_failures, "Most failed compiles allowed")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-compile-seconds", max_seconds, "Most total compile time allowed")
+      ->check(CLI::NonNegativeNumber);
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
   // (label, totals) per log: one for a file, one per rank for a folder.
   std::vector<std::pair<std::string, analysis::Totals>> logs;

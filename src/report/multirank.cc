@@ -1,6 +1,8 @@
 // Parallel per-rank reports and the job-wide JSON files (F56-F64).
 #include "report/multirank.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <charconv>
 #include <cstdio>
@@ -238,8 +240,9 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   std::vector<analysis::RankSummary> summaries(logs.size());
   std::vector<std::string> problems(logs.size());
   std::vector<uint64_t> strict(logs.size(), 0);
-  std::atomic<size_t> next{0};
+  std::atomic<size_t> next{0}, done{0};
   std::mutex print_mu;
+  bool tty = ::isatty(STDERR_FILENO) != 0;
   auto work = [&] {
     for (size_t i; (i = next++) < logs.size();) {
       const RankLog& log = logs[i];
@@ -264,6 +267,12 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
       write_parity(s, dir);
       const auto& st = run.model.stats;
       strict[i] = st.strict_failures();
+      size_t finished = ++done;
+      if (tty) {
+        std::lock_guard<std::mutex> lock(print_mu);
+        std::fprintf(stderr, "\r%zu/%zu ranks done ", finished, logs.size());
+        if (finished == logs.size()) std::fputc('\n', stderr);
+      }
       if (st.ok == 0)
         problems[i] = fmt::format("rank {}: the log has no readable records ({})", log.rank,
                                   st.to_string());

@@ -104,10 +104,31 @@ std::string wrap(std::string_view text, size_t width, size_t indent) {
   return out + line;
 }
 
+// First line of `s`, at most `n` columns (code points), cut on a character
+// boundary.
 std::string clip(std::string_view s, size_t n) {
   std::string line(s.substr(0, s.find('\n')));
-  if (line.size() <= n) return line;
-  return line.substr(0, n - 3) + "...";
+  size_t cols = 0, cut = 0, keep = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // continuation byte
+    if (cols == n - 3) cut = i;
+    ++cols;
+  }
+  if (cols <= n) return line;
+  keep = cut;
+  return line.substr(0, keep) + "...";
+}
+
+// A failure's reason for one line: "backend='x' raised:" is followed by its cause.
+std::string reason_line(const std::string& reason) {
+  std::string first = analysis::first_line(reason);
+  if (!first.empty() && first.back() == ':') {
+    size_t p = reason.find(first);
+    std::string rest = reason.substr(p + first.size());
+    std::string next = analysis::first_line(rest);
+    if (!next.empty()) first += " " + next;
+  }
+  return first;
 }
 
 }  // namespace
@@ -149,7 +170,7 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
     o += "\n" + bold("Failures") + "\n";
     for (const auto& f : d.failures)
       o += clip(fmt::format("  {} {}: {}", f.compile_id ? f.compile_id->bare() : "(unknown)",
-                            f.fail_type, f.reason),
+                            f.fail_type, reason_line(f.reason)),
                 width) + "\n";
   }
   if (!d.advice.empty()) {
