@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -215,9 +216,23 @@ void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis*
     failures[r.rank] = std::to_string(r.totals.failures);
     ids[r.rank] = join(std::vector<std::string>(r.compile_ids.begin(), r.compile_ids.end()), ",");
   }
-  // The first compile id (in sorted order) whose recompile reasons differ.
+  // Compile ids in numeric order ("0/2" before "0/10"); unparsable ones last.
+  auto by_id = [](const std::string& a, const std::string& b) {
+    auto pa = trace::parse_bare_compile_id(a), pb = trace::parse_bare_compile_id(b);
+    if (pa && pb) {
+      auto key = [](const trace::CompileId& c) {
+        auto v = [](const std::optional<uint32_t>& x) { return x ? int64_t{*x} : int64_t{-1}; };
+        return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), v(c.attempt));
+      };
+      if (key(*pa) != key(*pb)) return key(*pa) < key(*pb);
+    } else if (pa.has_value() != pb.has_value()) {
+      return pa.has_value();
+    }
+    return a < b;
+  };
+  // The first compile id whose recompile reasons differ.
   std::string first_recompile;
-  std::set<std::string> all;
+  std::set<std::string, decltype(by_id)> all(by_id);
   for (const auto& r : ranks)
     for (const auto& [id, c] : r.recompile_categories) all.insert(id);
   for (const auto& id : all) {
@@ -232,7 +247,7 @@ void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis*
     }
   }
   std::string first_id;
-  std::set<std::string> union_ids;
+  std::set<std::string, decltype(by_id)> union_ids(by_id);
   for (const auto& r : ranks) union_ids.insert(r.compile_ids.begin(), r.compile_ids.end());
   for (const auto& id : union_ids) {
     bool everywhere = true;

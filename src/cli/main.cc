@@ -68,12 +68,12 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   std::vector<std::string> ignored;
   std::string error;
   if (!tlscope::report::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
-  for (const auto& name : ignored) std::fprintf(stderr, "Ignoring %s: not a rank log\n", name.c_str());
+  for (const auto& why : ignored) std::fprintf(stderr, "Ignoring %s\n", why.c_str());
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   auto result = tlscope::report::build_multirank_report(logs, a.out, opts, jobs);
-  if (!result.ok) return fail(result.error);
   for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
+  if (!result.ok) return fail(result.error);
   if (a.strict && result.strict_failures > 0)
     return fail(fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
                             "report was written to {}",

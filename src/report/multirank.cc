@@ -190,7 +190,7 @@ bool discover_rank_logs(const std::string& dir, std::vector<RankLog>* logs,
     std::string name = it->path().filename().string();
     auto r = it->is_regular_file(e2) ? rank_of(name) : std::nullopt;
     if (!r) {
-      ignored->push_back(name);
+      ignored->push_back(name + " (not a rank log)");
       continue;
     }
     auto [slot, inserted] = found.try_emplace(*r, it->path().string());
@@ -240,7 +240,7 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   std::vector<analysis::RankSummary> summaries(logs.size());
   std::vector<std::string> problems(logs.size());
   std::vector<uint64_t> strict(logs.size(), 0);
-  std::atomic<size_t> next{0}, done{0};
+  std::atomic<size_t> next{0}, done{0}, failed{0};
   std::mutex print_mu;
   bool tty = ::isatty(STDERR_FILENO) != 0;
   auto work = [&] {
@@ -260,6 +260,7 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
         s.rank = log.rank;
         s.error = run.error;
         problems[i] = fmt::format("rank {}: no report ({})", log.rank, run.error);
+        ++failed;
         continue;
       }
       auto doctor = analysis::diagnose(run.model);
@@ -286,15 +287,17 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
 
-  // Gaps in the rank numbers: ranks whose log is missing.
-  std::vector<uint32_t> missing;
-  uint32_t expect = 0;
+  // Gaps in the rank numbers: ranks whose log is missing, as ranges.
+  std::string missing;
+  uint64_t expect = 0;
   for (const auto& l : logs) {
-    for (uint32_t r = expect; r < l.rank && missing.size() < 100000; ++r) missing.push_back(r);
-    expect = l.rank + 1;
+    if (l.rank > expect) {
+      missing += missing.empty() ? "" : ", ";
+      missing += l.rank - 1 > expect ? fmt::format("{}-{}", expect, l.rank - 1) : std::to_string(expect);
+    }
+    expect = uint64_t{l.rank} + 1;
   }
-  if (!missing.empty())
-    result.problems.push_back("no log in the folder for rank(s) " + analysis::rank_ranges(missing));
+  if (!missing.empty()) result.problems.push_back("no log in the folder for rank(s) " + missing);
   for (auto& p : problems)
     if (!p.empty()) result.problems.push_back(p);
   for (auto s : strict) result.strict_failures += s;
@@ -310,7 +313,9 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   std::printf("Multi-rank report generated under %s\nIndividual pages: rank_*/index.html\n",
               out_dir.c_str());
   write_landing_page(out_dir, logs, good, analysis, result.problems, opts);
-  result.ok = true;
+  // The landing page is written either way; a rank without a report fails the run.
+  result.ok = failed == 0;
+  if (!result.ok) result.error = fmt::format("{} rank(s) have no report; see {}/index.html", failed.load(), out_dir);
   return result;
 }
 
