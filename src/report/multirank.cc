@@ -29,6 +29,39 @@ namespace {
 
 constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
 
+// Writes a pretty JSON array one element at a time, so that job-wide files
+// of many ranks never sit in memory whole.
+class JsonArrayFile {
+ public:
+  JsonArrayFile(const std::string& dir, const std::string& name) : out_(dir, 0) {
+    f_ = out_.open_raw(name);
+  }
+  ~JsonArrayFile() {
+    if (!f_) return;
+    std::fputs(first_ ? "[]" : "\n]", f_);
+    std::fclose(f_);
+  }
+  void add(const ordered_json& item) {
+    if (!f_) return;
+    std::string s = item.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+    add_raw(s);
+  }
+  // `pretty`: an element already pretty-printed at indent 0.
+  void add_raw(const std::string& pretty) {
+    if (!f_) return;
+    std::string s = pretty;
+    for (size_t p = s.find('\n'); p != std::string::npos; p = s.find('\n', p + 3)) s.replace(p, 1, "\n  ");
+    std::fputs(first_ ? "[\n  " : ",\n  ", f_);
+    first_ = false;
+    std::fwrite(s.data(), 1, s.size(), f_);
+  }
+
+ private:
+  OutputDir out_;
+  FILE* f_ = nullptr;
+  bool first_ = true;
+};
+
 std::optional<uint32_t> rank_of(const std::string& name) {
   if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
   std::string_view rest(name);
@@ -49,11 +82,10 @@ std::optional<uint32_t> rank_of(const std::string& name) {
   return r;
 }
 
-// F59: every rank's chromium events with pid = rank, in rank order.
+// F59: every rank's chromium events with pid = rank, in rank order, streamed.
 void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::string& out_dir) {
   simdjson::dom::parser parser;
-  std::string out;
-  bool any = false;
+  std::optional<JsonArrayFile> out;
   for (uint32_t r : ranks) {
     auto path = fs::path(out_dir) / fmt::format("rank_{}", r) / "chromium_events.json";
     simdjson::padded_string text;
@@ -61,40 +93,39 @@ void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::stri
     simdjson::dom::element doc;
     if (parser.parse(text).get(doc) || doc.type() != simdjson::dom::element_type::ARRAY) continue;
     for (auto e : simdjson::dom::array(doc)) {
-      out += any ? ",\n  " : "[\n  ";
-      any = true;
+      if (!out) out.emplace(out_dir, "chromium_events.json");
+      std::string item;
       if (e.type() != simdjson::dom::element_type::OBJECT) {
-        append_json(&out, e, true, 1);
+        append_json(&item, e, true, 0);
+        out->add_raw(item);
         continue;
       }
       // Re-emit with pid replaced; keys stay sorted (F2).
       std::vector<std::pair<std::string_view, simdjson::dom::element>> fields;
       for (auto f : simdjson::dom::object(e))
         if (f.key != "pid") fields.emplace_back(f.key, f.value);
-      out += "{";
+      std::sort(fields.begin(), fields.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      item = "{";
       bool pid_done = false, first = true;
       auto put_pid = [&] {
-        out += std::string(first ? "" : ",") + "\n    \"pid\": " + std::to_string(r);
+        item += std::string(first ? "" : ",") + "\n  \"pid\": " + std::to_string(r);
         first = false;
         pid_done = true;
       };
-      std::sort(fields.begin(), fields.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
       for (auto& [k, v] : fields) {
         if (!pid_done && k > std::string_view("pid")) put_pid();
-        out += std::string(first ? "" : ",") + "\n    ";
+        item += std::string(first ? "" : ",") + "\n  ";
         first = false;
-        append_json_string(&out, k);
-        out += ": ";
-        append_json(&out, v, true, 2);
+        append_json_string(&item, k);
+        item += ": ";
+        append_json(&item, v, true, 1);
       }
       if (!pid_done) put_pid();
-      out += "\n  }";
+      item += "\n}";
+      out->add_raw(item);
     }
   }
-  if (!any) return;
-  out += "\n]";
-  OutputDir(out_dir, 0).write_file("chromium_events.json", out);
 }
 
 uint32_t graph_tid(uint32_t rank, const std::string& graph) {
@@ -107,57 +138,62 @@ uint32_t graph_tid(uint32_t rank, const std::string& graph) {
 }
 
 void write_runtime_files(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
-  ordered_json estimations = ordered_json::array();
-  ordered_json trace = ordered_json::array();
+  bool any = false;
+  for (const auto& r : ranks) any |= !r.runtimes.empty();
+  if (!any) return;
+  {
+    JsonArrayFile estimations(out_dir, "runtime_estimations.json");
+    for (const auto& r : ranks)
+      for (const auto& g : r.runtimes) {
+        ordered_json ops = ordered_json::array();
+        for (const auto& op : g.ops)
+          ops.push_back({{"name", op.name}, {"estimated_runtime_ns", op.estimated_runtime_ns}});
+        estimations.add({{"rank", r.rank}, {"graph", g.graph}, {"ops", ops}});
+      }
+  }
+  JsonArrayFile trace(out_dir, "chromium_trace_with_runtime.json");
   std::map<uint32_t, std::vector<std::string>> graphs_by_rank;
-  for (const auto& r : ranks) {
+  for (const auto& r : ranks)
     for (const auto& g : r.runtimes) {
-      ordered_json ops = ordered_json::array();
-      for (const auto& op : g.ops)
-        ops.push_back({{"name", op.name}, {"estimated_runtime_ns", op.estimated_runtime_ns}});
-      estimations.push_back({{"rank", r.rank}, {"graph", g.graph}, {"ops", ops}});
       uint32_t tid = graph_tid(r.rank, g.graph);
       uint64_t ts = 0;
       for (const auto& op : g.ops) {
         uint64_t dur = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(op.estimated_runtime_ns / 1000.0)));
-        trace.push_back({{"name", op.name}, {"ph", "X"}, {"ts", ts}, {"dur", dur}, {"pid", r.rank},
-                         {"tid", tid}, {"cat", "runtime"},
-                         {"args", {{"graph", g.graph}, {"rank", r.rank},
-                                   {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
+        trace.add({{"name", op.name}, {"ph", "X"}, {"ts", ts}, {"dur", dur}, {"pid", r.rank},
+                   {"tid", tid}, {"cat", "runtime"},
+                   {"args", {{"graph", g.graph}, {"rank", r.rank},
+                             {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
         ts += dur;
       }
       graphs_by_rank[r.rank].push_back(g.graph);
     }
-  }
-  if (estimations.empty()) return;
   for (const auto& [rank, graphs] : graphs_by_rank) {
-    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", rank},
-                     {"args", {{"name", fmt::format("Rank {}", rank)}}}});
-    trace.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank},
-                     {"args", {{"sort_index", rank}}}});
+    trace.add({{"name", "process_name"}, {"ph", "M"}, {"pid", rank},
+               {"args", {{"name", fmt::format("Rank {}", rank)}}}});
+    trace.add({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank},
+               {"args", {{"sort_index", rank}}}});
   }
   for (const auto& [rank, graphs] : graphs_by_rank)
     for (size_t i = 0; i < graphs.size(); ++i) {
       uint32_t tid = graph_tid(rank, graphs[i]);
-      trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
-                       {"args", {{"name", "graph " + graphs[i]}}}});
-      trace.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
-                       {"args", {{"sort_index", i}}}});
+      trace.add({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
+                 {"args", {{"name", "graph " + graphs[i]}}}});
+      trace.add({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
+                 {"args", {{"sort_index", i}}}});
     }
-  OutputDir out(out_dir, 0);
-  out.write_file("runtime_estimations.json", estimations.dump(2, ' ', false, ordered_json::error_handler_t::replace));
-  out.write_file("chromium_trace_with_runtime.json", trace.dump(2, ' ', false, ordered_json::error_handler_t::replace));
   std::printf("Runtime estimations: %s\n", (fs::path(out_dir) / "runtime_estimations.json").c_str());
 }
 
 void write_schedules(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
-  ordered_json all = ordered_json::array();
-  for (const auto& r : ranks)
-    for (const auto& [graph, ops] : r.schedules)
-      all.push_back({{"rank", r.rank}, {"graph", graph}, {"ops", ops}});
-  if (all.empty()) return;
-  OutputDir(out_dir, 0).write_file("collective_schedules.json",
-                                   all.dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  bool any = false;
+  for (const auto& r : ranks) any |= !r.schedules.empty();
+  if (!any) return;
+  {
+    JsonArrayFile all(out_dir, "collective_schedules.json");
+    for (const auto& r : ranks)
+      for (const auto& [graph, ops] : r.schedules)
+        all.add({{"rank", r.rank}, {"graph", graph}, {"ops", ops}});
+  }
   std::printf("Collective schedules: %s\n", (fs::path(out_dir) / "collective_schedules.json").c_str());
 }
 
