@@ -287,7 +287,7 @@ TEST_F(MultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
   EXPECT_EQ(rank_groups(box), (std::vector<std::string>{"0, 2", "1"}));
 
   // zstd, where the tool exists.
-  if (run_shell("command -v zstd > /dev/null 2>&1") != 0) GTEST_SKIP() << "no zstd";
+  ASSERT_EQ(run_shell("command -v zstd > /dev/null 2>&1"), 0) << "zstd is installed by scripts/setup";
   fs::path zin = tmp_ / "zin";
   fs::create_directories(zin);
   for (const auto& e : fs::directory_iterator(kSchedule))
