@@ -286,7 +286,7 @@ TEST_F(MultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
   auto box = section(landing(), "Diverging collective operation sequences", "</ul>");
   EXPECT_EQ(rank_groups(box), (std::vector<std::string>{"0, 2", "1"}));
 
-  // zstd, where the tool exists.
+  // zstd-compressed rank logs (scripts/setup installs zstd).
   ASSERT_EQ(run_shell("command -v zstd > /dev/null 2>&1"), 0) << "zstd is installed by scripts/setup";
   fs::path zin = tmp_ / "zin";
   fs::create_directories(zin);
