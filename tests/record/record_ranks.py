@@ -26,6 +26,8 @@ def step(x):
     return y.sum()
 for n in ([8, 8, 8] if rank == 0 else [8, 12, 16]):
     step(torch.randn(n, 4))
+# Without this, the rank that finishes first tears down gloo under the other.
+dist.barrier()
 dist.destroy_process_group()
 '''
 
