@@ -48,10 +48,12 @@ void simple_metrics_page(ReportBuilder& b, RecordContext& ctx, std::string_view 
   end_page(*w, "", b.options());
 }
 
-Html outputs_html(const std::vector<model::Output>& outputs) {
-  if (outputs.empty()) return Html::trusted("<p>None.</p>");
+// The first `count` outputs of the entry: those written before this page.
+Html outputs_html(const std::vector<model::Output>& outputs, size_t count) {
+  if (count == 0) return Html::trusted("<p>None.</p>");
   std::string s = "<ul>\n";
-  for (const auto& o : outputs) {
+  for (size_t i = 0; i < count; ++i) {
+    const auto& o = outputs[i];
     s += "<li>";
     s += link(o.url, o.name).str();
     s += fmt::format(" ({})</li>\n", o.number);
@@ -178,7 +180,9 @@ void handle_runtime_metrics(ReportBuilder& b, RecordContext& ctx) {
 void handle_compilation_metrics(ReportBuilder& b, RecordContext& ctx) {
   object o(ctx.env.value(trace::Key::kCompilationMetrics));
   auto& model = b.model();
-  std::vector<model::Output> before = ctx.entry->outputs;  // snapshot (F29 item 4)
+  // F29 item 4 lists the files written before this page; no copy is needed
+  // (the reference copies the list for every metrics record, J4).
+  size_t before = ctx.entry->outputs.size();
   std::string rel = b.add_file(ctx, "compilation_metrics.html", false);
   model::MetricsRecord rec = summarize(o, ctx);
   rec.page = rel;
@@ -250,7 +254,7 @@ void handle_compilation_metrics(ReportBuilder& b, RecordContext& ctx) {
            {{"compile_id", text(compile_label(ctx))},
             {"anchor", attr(entry_anchor(ctx))},
             {"mini_stack", mini},
-            {"outputs", outputs_html(before)},
+            {"outputs", outputs_html(ctx.entry->outputs, before)},
             {"stack", stack},
             {"entire_frame", text(num(rec.entire_frame_s))},
             {"backend", text(num(rec.backend_s))},

@@ -78,9 +78,10 @@ void handle_describe(ReportBuilder& b, RecordContext& ctx) {
   object o(ctx.env.value(ctx.key));
   uint64_t describer = tj::u64_field(o, "describer_id").value_or(0);
   uint64_t tid = tj::u64_field(o, "id").value_or(0);
+  // describe_source follows its describe_tensor closely: search from the back.
   model::TensorInput* row = nullptr;
-  for (auto& t : list)
-    if (t.describer_id == describer && t.id == tid) row = &t;
+  for (auto it = list.rbegin(); it != list.rend() && !row; ++it)
+    if (it->describer_id == describer && it->id == tid) row = &*it;
   if (!row) {
     if (list.size() >= 10000) return;  // bounded per compile
     list.push_back({});
