@@ -53,14 +53,6 @@ void open_in_browser(const std::string& file) {
     std::fprintf(stderr, "Could not open a browser; the report is at %s\n", file.c_str());
 }
 
-std::string command_line(int argc, char** argv) {
-  std::string s = "tlscope";
-  for (int i = 1; i < argc; ++i) {
-    s += ' ';
-    s += argv[i];
-  }
-  return s;
-}
 
 // --all-ranks-html: a report per rank, in parallel, and the landing page.
 int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
@@ -171,7 +163,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return run(a, command_line(argc, argv));
+    return run(a, tlscope::cli::command_line(argc, argv));
   } catch (const std::exception& e) {
     return fail(std::string("internal error: ") + e.what());
   }

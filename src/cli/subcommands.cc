@@ -19,13 +19,14 @@
 #include "report/show.h"
 
 namespace tlscope::cli {
-namespace {
 
 std::string command_line(int argc, char** argv) {
   std::string s = "tlscope";
   for (int i = 1; i < argc; ++i) s += std::string(" ") + argv[i];
   return s;
 }
+
+namespace {
 
 // Reads the log into the model; nullopt (with a message printed) on failure.
 std::optional<analysis::DoctorReport> diagnose_log(const std::string& log, int argc, char** argv) {

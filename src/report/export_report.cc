@@ -71,6 +71,21 @@ std::string locals_html(object guard) {
   return s.empty() ? "<p>None recorded.</p>" : s;
 }
 
+void note_symbolic_expr(model::ReportModel* m, object o, const char* id_key, const char* result_key) {
+  auto id = tj::u64_field(o, id_key);
+  if (!id) return;
+  model::SymbolicExpr e;
+  e.method = str(o, "method");
+  e.result = str(o, result_key);
+  if (auto args = tj::field(o, "arguments"))
+    for (auto a : simdjson::dom::array(*args)) e.arguments.emplace_back(*tj::as_str(a));
+  if (auto ids = tj::field(o, "argument_ids"))
+    for (auto a : simdjson::dom::array(*ids)) e.argument_ids.push_back(*tj::as_u64(a));
+  e.user_stack = stack_field(o, "user_stack");
+  e.stack = stack_field(o, "stack");
+  m->symbolic_exprs[*id] = std::move(e);
+}
+
 // F43: the page of one guard_added / propagate_real_tensors_provenance record.
 std::string guard_page(ReportBuilder& b, RecordContext& ctx, object guard) {
   std::string rel = b.add_file(ctx, "symbolic_guard_information.html", false);
@@ -127,31 +142,12 @@ bool handle_export_record(ReportBuilder& b, RecordContext& ctx) {
     m.export_issues.push_back({model::ExportIssue::kMismatchedFakeKernel, "", "", str(o, "op"),
                                str(o, "reason"), ""});
   }
-  if (env.has(Key::kExpressionCreated)) {
-    object o(env.value(Key::kExpressionCreated));
-    if (auto id = tj::u64_field(o, "result_id")) {
-      model::SymbolicExpr e;
-      e.method = str(o, "method");
-      e.result = str(o, "result");
-      if (auto args = tj::field(o, "arguments"))
-        for (auto a : simdjson::dom::array(*args)) e.arguments.emplace_back(*tj::as_str(a));
-      if (auto ids = tj::field(o, "argument_ids"))
-        for (auto a : simdjson::dom::array(*ids)) e.argument_ids.push_back(*tj::as_u64(a));
-      e.user_stack = stack_field(o, "user_stack");
-      e.stack = stack_field(o, "stack");
-      m.symbolic_exprs[*id] = std::move(e);
-    }
-  }
-  if (env.has(Key::kCreateUnbackedSymbol)) {
-    object o(env.value(Key::kCreateUnbackedSymbol));
-    if (auto id = tj::u64_field(o, "node_id")) {
-      model::SymbolicExpr e;
-      e.result = str(o, "symbol");
-      e.user_stack = stack_field(o, "user_stack");
-      e.stack = stack_field(o, "stack");
-      m.symbolic_exprs[*id] = std::move(e);
-    }
-  }
+  // The expression index: expression_created by result_id, and unbacked
+  // symbols (no method or arguments) by node_id.
+  if (env.has(Key::kExpressionCreated))
+    note_symbolic_expr(&m, object(env.value(Key::kExpressionCreated)), "result_id", "result");
+  if (env.has(Key::kCreateUnbackedSymbol))
+    note_symbolic_expr(&m, object(env.value(Key::kCreateUnbackedSymbol)), "node_id", "symbol");
   return true;
 }
 

@@ -10,7 +10,7 @@
 namespace tlscope::report {
 namespace {
 
-Html products_html(const model::ReportModel& m, PageWriter& p) {
+void write_products(const model::ReportModel& m, PageWriter& p) {
   p.put_trusted("<ul class=\"products\">\n");
   for (const auto& e : m.index.entries()) {
     std::string label = e.label();
@@ -34,7 +34,6 @@ Html products_html(const model::ReportModel& m, PageWriter& p) {
     p.put_trusted("</ul></li>\n");
   }
   p.put_trusted("</ul>\n");
-  return Html();
 }
 
 Html stats_html(const model::ReportModel& m) {
@@ -92,7 +91,7 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
           {"trie", stack_trie_html(m.trie, m.strings, &m, false)},
           {"failures", failures},
           {"chromium", chromium},
-          {"products", [&](PageWriter& p) { products_html(m, p); }},
+          {"products", [&](PageWriter& p) { write_products(m, p); }},
           {"unknown_stacks", unknown},
           {"provenance", opts.provenance ? provenance_links_html(m) : Html()},
           {"stats", stats_html(m)}});

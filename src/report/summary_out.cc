@@ -19,8 +19,8 @@ json ids_json(const std::vector<trace::CompileId>& ids) {
 
 }  // namespace
 
-std::string summary_json(const analysis::DoctorReport& d, const std::string& log,
-                         const Options& opts) {
+namespace {
+json summary_object(const analysis::DoctorReport& d, const std::string& log, const Options& opts) {
   json j;
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
   j["source"] = {{"log", log}, {"command_line", opts.command_line},
@@ -80,7 +80,13 @@ std::string summary_json(const analysis::DoctorReport& d, const std::string& log
                     {"seconds", c.seconds},
                     {"phases", c.phases}});
   j["slowest_compiles"] = slow;
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return j;
+}
+}  // namespace
+
+std::string summary_json(const analysis::DoctorReport& d, const std::string& log,
+                         const Options& opts) {
+  return summary_object(d, log, opts).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 namespace {
@@ -239,7 +245,7 @@ std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
   for (const auto& r : ranks) {
     json item = {{"rank", r.log.rank}, {"log", r.log.path}};
     if (!r.error.empty()) item["error"] = r.error;
-    else item["summary"] = json::parse(summary_json(r.doctor, r.log.path, opts));
+    else item["summary"] = summary_object(r.doctor, r.log.path, opts);
     list.push_back(item);
   }
   j["ranks"] = list;
