@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,5 +13,7 @@ namespace tlscope::report {
 void append_json_string(std::string* out, std::string_view s);
 void append_json(std::string* out, simdjson::dom::element e, bool pretty, int indent = 0);
 void append_json_double(std::string* out, double d);
+void append_json_int(std::string* out, int64_t v);
+void append_json_uint(std::string* out, uint64_t v);
 
 }  // namespace tlscope::report

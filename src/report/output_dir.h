@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "report/html.h"
@@ -57,7 +58,9 @@ class OutputDir {
     d.discard_ = true;
     return d;
   }
-  OutputDir(OutputDir&& o) noexcept : root_(std::move(o.root_)), discard_(o.discard_) {}
+  // Only an OutputDir without writer threads can move (discarding()).
+  OutputDir(OutputDir&& o) noexcept
+      : root_(std::move(o.root_)), root_fd_(std::exchange(o.root_fd_, -1)), discard_(o.discard_) {}
   ~OutputDir();
   const std::string& root() const { return root_; }
 
@@ -66,8 +69,10 @@ class OutputDir {
   void write_file(const std::string& rel, std::string_view content);
   void write_file(const std::string& rel, std::string&& content);
   // Writes a payload verbatim and checks it against its declared MD5 on the
-  // worker thread; mismatches are counted in md5_failures().
+  // worker thread; mismatches are counted in take_md5_failures().
   void write_payload(const std::string& rel, std::string_view payload, std::string_view md5);
+  // Checks a payload that gets no file of its own against its MD5, likewise.
+  void check_payload(std::string_view payload, std::string_view md5);
   // Copies the file at `src` (absolute or relative to the working folder).
   void copy_file(const std::string& rel, const std::string& src);
   // Opens for streaming from the calling thread (raw.log, raw.jsonl, chromium events).
@@ -77,32 +82,44 @@ class OutputDir {
 
   uint64_t files_written() const { return files_; }
   uint64_t errors() const { return errors_; }
-  uint64_t md5_failures() const { return md5_failures_; }
+  // MD5 mismatches found since the last call (call after drain()).
+  uint64_t take_md5_failures() { return md5_failures_.exchange(0); }
 
  private:
   struct Job {
-    enum Kind { kWrite, kCopy } kind = kWrite;
+    enum Kind { kWrite, kCopy, kCheck } kind = kWrite;
     std::string rel;
     std::string data;  // content, or the source path of a copy
     std::string md5;   // expected digest of `data`, when it is a payload
   };
+  using Batch = std::vector<Job>;
   void enqueue(Job job);
+  void flush_pending();
+  void run_batch(Batch& batch);
   void run_job(const Job& job);
   void copy_now(const std::string& rel, const std::string& src);
+  int create(const std::string& rel);
   bool ensure_parent(const std::string& rel);
   bool ensure_dir_locked(const std::string& dir);
   void write_now(const std::string& rel, std::string_view data);
   void worker();
 
   std::string root_;
+  int root_fd_ = -1;
   bool discard_ = false;
   std::mutex dirs_mu_;
   std::unordered_set<std::string> dirs_;
   std::atomic<uint64_t> files_{0}, errors_{0}, md5_failures_{0};
 
+  // Jobs are handed to the writers in batches: fewer wake-ups, and the MD5
+  // checks of a batch run side by side (trace::md5_many).
+  std::mutex pending_mu_;
+  Batch pending_;
+  size_t pending_bytes_ = 0;
+
   std::mutex mu_;
   std::condition_variable has_work_, has_room_;
-  std::deque<Job> queue_;
+  std::deque<Batch> queue_;
   size_t queued_bytes_ = 0;
   unsigned busy_ = 0;
   bool stop_ = false;

@@ -105,7 +105,7 @@ RunResult run_pipeline(const std::string& log, OutputDir& out, bool write_files,
   }
   out.drain();
   if (raw_log) std::fclose(raw_log);
-  model.stats.fail_payload_md5 += out.md5_failures();
+  model.stats.fail_payload_md5 += out.take_md5_failures();  // those after finish(), if any
   if (progress) progress(total, total);
   result.ok = out.errors() == 0;
   if (!result.ok) result.error = "some report files could not be written";

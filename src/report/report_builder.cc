@@ -135,16 +135,14 @@ void ReportBuilder::on_record(const trace::Record& rec) {
     ctx.payload_file = rel;
   }
   if (opts_.provenance) note_provenance_sources(ctx, outputs_before);
-  if (check_md5_ && rec.has_payload && !ctx.md5_checked &&
-      !trace::md5_matches(rec.payload, env.has_payload()))
-    ++model_->stats.fail_payload_md5;
+  if (check_md5_ && rec.has_payload && !ctx.md5_checked)
+    out_->check_payload(rec.payload, env.has_payload());
   if (!chromium) write_raw_jsonl_line(rec, ctx.payload_file);
 }
 
 void ReportBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {
   // Payloads of other ranks are checked too (TRACE_FORMAT §2.4).
-  if (check_md5_ && rec.has_payload && !trace::md5_matches(rec.payload, rec.env->has_payload()))
-    ++model_->stats.fail_payload_md5;
+  if (check_md5_ && rec.has_payload) out_->check_payload(rec.payload, rec.env->has_payload());
   write_raw_jsonl_line(rec, std::nullopt);
 }
 
@@ -175,42 +173,53 @@ void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
   if (!raw_jsonl_part_) return;
   static constexpr std::string_view kAdded[] = {"lineno", "pathname", "payload_filename",
                                                 "thread", "timestamp"};
-  std::vector<std::pair<std::string_view, std::string>> fields;
+  // Values are written one after another into values_; fields point into it.
+  values_.clear();
+  jsonl_fields_.clear();
+  auto add = [&](std::string_view key, size_t from) {
+    jsonl_fields_.push_back({key, from, values_.size() - from});
+  };
   for (auto f : rec.env->object) {
     for (auto a : kAdded)
       if (f.key == a) {
         ++model_->stats.fail_key_conflict;
         return;
       }
-    std::string v;
-    append_json(&v, f.value, false);
-    fields.emplace_back(f.key, std::move(v));
+    size_t at = values_.size();
+    append_json(&values_, f.value, false);
+    add(f.key, at);
   }
   const auto& p = rec.prefix;
-  std::string ts = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", year_, p.month, p.day,
-                               p.hour, p.minute, p.second, p.micros);
-  std::string v;
-  append_json_string(&v, ts);
-  fields.emplace_back("timestamp", std::move(v));
-  fields.emplace_back("thread", std::to_string(p.thread));
-  v.clear();
-  append_json_string(&v, p.pathname);
-  fields.emplace_back("pathname", std::move(v));
-  fields.emplace_back("lineno", std::to_string(p.lineno));
+  size_t at = values_.size();
+  char ts[40];
+  int n = std::snprintf(ts, sizeof ts, "\"%04d-%02u-%02uT%02u:%02u:%02u.%06uZ\"", year_,
+                        unsigned(p.month), unsigned(p.day), unsigned(p.hour), unsigned(p.minute),
+                        unsigned(p.second), unsigned(p.micros));
+  values_.append(ts, static_cast<size_t>(n));
+  add("timestamp", at);
+  at = values_.size();
+  append_json_uint(&values_, p.thread);
+  add("thread", at);
+  at = values_.size();
+  append_json_string(&values_, p.pathname);
+  add("pathname", at);
+  at = values_.size();
+  append_json_uint(&values_, p.lineno);
+  add("lineno", at);
   if (payload_file) {
-    v.clear();
-    append_json_string(&v, *payload_file);
-    fields.emplace_back("payload_filename", std::move(v));
+    at = values_.size();
+    append_json_string(&values_, *payload_file);
+    add("payload_filename", at);
   }
-  std::stable_sort(fields.begin(), fields.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(jsonl_fields_.begin(), jsonl_fields_.end(),
+                   [](const JsonlField& a, const JsonlField& b) { return a.key < b.key; });
   line_.clear();
   line_ += '{';
-  for (size_t i = 0; i < fields.size(); ++i) {
+  for (size_t i = 0; i < jsonl_fields_.size(); ++i) {
     if (i) line_ += ',';
-    append_json_string(&line_, fields[i].first);
+    append_json_string(&line_, jsonl_fields_[i].key);
     line_ += ':';
-    line_ += fields[i].second;
+    line_.append(values_, jsonl_fields_[i].at, jsonl_fields_[i].size);
   }
   line_ += "}\n";
   std::fwrite(line_.data(), 1, line_.size(), raw_jsonl_part_);
@@ -265,10 +274,12 @@ void ReportBuilder::finish() {
   write_static_assets(*out_);
   write_failures_page(*model_, *out_, opts_);
   write_compile_directory(*model_, *out_);
-  if (opts_.provenance) {
-    out_->drain();  // the pages read back files written above
-    write_provenance_pages(*model_, *out_, opts_);
-  }
+  // The writer checks payload digests: wait for it, so that the statistics on
+  // the index count every MD5 mismatch (the provenance pages also read back
+  // files written above).
+  out_->drain();
+  model_->stats.fail_payload_md5 += out_->take_md5_failures();
+  if (opts_.provenance) write_provenance_pages(*model_, *out_, opts_);
   if (opts_.export_mode) {
     write_export_index(*model_, *out_, opts_);
     return;

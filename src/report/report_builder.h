@@ -76,6 +76,13 @@ class ReportBuilder : public trace::RecordVisitor {
   FILE* chromium_ = nullptr;
   bool chromium_first_ = true;
   std::string line_;  // reused buffer
+  // raw.jsonl: one line's serialised values, and its fields (key, where in values_).
+  struct JsonlField {
+    std::string_view key;
+    size_t at, size;
+  };
+  std::string values_;
+  std::vector<JsonlField> jsonl_fields_;
   int year_ = 1970;
   std::unordered_map<std::string, std::vector<double>> open_phases_;  // B events awaiting E
 };

@@ -4,18 +4,35 @@
 
 namespace tlscope::trace {
 
-bool md5_matches(std::string_view payload, std::string_view declared) {
-  if (declared.size() != 32) return false;
+Md5Digest md5(std::string_view message) {
+  Md5Digest d{};
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  if (!EVP_Digest(payload.data(), payload.size(), digest, &len, EVP_md5(), nullptr) || len != 16)
-    return false;
+  if (EVP_Digest(message.data(), message.size(), digest, &len, EVP_md5(), nullptr) && len == 16)
+    for (unsigned i = 0; i < 16; ++i) d.bytes[i] = digest[i];
+  return d;
+}
+
+bool md5_hex_equals(const Md5Digest& digest, std::string_view declared) {
+  if (declared.size() != 32) return false;
   static constexpr char kHex[] = "0123456789abcdef";
   for (unsigned i = 0; i < 16; ++i) {
-    if (declared[2 * i] != kHex[digest[i] >> 4] || declared[2 * i + 1] != kHex[digest[i] & 15])
+    if (declared[2 * i] != kHex[digest.bytes[i] >> 4] ||
+        declared[2 * i + 1] != kHex[digest.bytes[i] & 15])
       return false;
   }
   return true;
+}
+
+bool md5_matches(std::string_view payload, std::string_view declared) {
+  if (declared.size() != 32) return false;
+  return md5_hex_equals(md5(payload), declared);
+}
+
+void md5_many(const std::string_view* messages, size_t n, Md5Digest* out) {
+  // Lanes pay off from a handful of messages on.
+  if (n >= 4 && detail::avx2_available()) return detail::md5_many_lanes(messages, n, out);
+  for (size_t i = 0; i < n; ++i) out[i] = md5(messages[i]);
 }
 
 }  // namespace tlscope::trace

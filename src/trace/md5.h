@@ -1,11 +1,34 @@
 // Payload digest check (TRACE_FORMAT §2.4).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace tlscope::trace {
 
+struct Md5Digest {
+  unsigned char bytes[16];
+};
+
 // True when `declared` is exactly the lowercase hex MD5 of `payload`.
 bool md5_matches(std::string_view payload, std::string_view declared);
+
+// True when `declared` is exactly the lowercase hex form of `digest`.
+bool md5_hex_equals(const Md5Digest& digest, std::string_view declared);
+
+// The MD5 of one message (OpenSSL).
+Md5Digest md5(std::string_view message);
+
+// The MD5 of each of `n` messages. Where the CPU has AVX2, sixteen messages
+// are hashed at once in the lanes of vector registers (MD5 itself is a serial
+// chain, so one message cannot go faster); otherwise one by one with OpenSSL.
+void md5_many(const std::string_view* messages, size_t n, Md5Digest* out);
+
+namespace detail {
+// The two implementations behind md5_many, for tests. The lane version must
+// only be called when avx2_available() is true.
+bool avx2_available();
+void md5_many_lanes(const std::string_view* messages, size_t n, Md5Digest* out);
+}  // namespace detail
 
 }  // namespace tlscope::trace
