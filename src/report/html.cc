@@ -56,23 +56,56 @@ inline size_t next_special(std::string_view t, size_t i) {
   return t.size();
 }
 
+// Bytes escape_valid() adds to `t`: &amp; &lt; &gt; &quot; &#39; replace one byte each.
+size_t escaped_extra(std::string_view t) {
+  size_t extra = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
+                dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
+  auto bits = [](__m128i m) { return __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(m))); };
+  for (; i + 16 <= t.size(); i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data() + i));
+    __m128i angle = _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, gt));
+    __m128i any = _mm_or_si128(_mm_or_si128(angle, _mm_cmpeq_epi8(v, amp)),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)));
+    if (_mm_movemask_epi8(any) == 0) continue;
+    extra += 4 * bits(_mm_cmpeq_epi8(v, amp)) + 3 * bits(angle) + 5 * bits(_mm_cmpeq_epi8(v, dq)) +
+             4 * bits(_mm_cmpeq_epi8(v, sq));
+  }
+#endif
+  for (; i < t.size(); ++i) {
+    switch (t[i]) {
+      case '&': case '\'': extra += 4; break;
+      case '<': case '>': extra += 3; break;
+      case '"': extra += 5; break;
+      default: break;
+    }
+  }
+  return extra;
+}
+
+// Sizes the output once, then copies the runs between special bytes.
 void escape_valid(std::string* out, std::string_view text) {
+  size_t at = out->size();
+  out->resize(at + text.size() + escaped_extra(text));
+  char* d = out->data() + at;
   size_t start = 0;
   for (size_t i = next_special(text, 0); i < text.size(); i = next_special(text, i + 1)) {
-    const char* rep;
+    std::memcpy(d, text.data() + start, i - start);
+    d += i - start;
+    std::string_view rep;
     switch (text[i]) {
       case '&': rep = "&amp;"; break;
       case '<': rep = "&lt;"; break;
       case '>': rep = "&gt;"; break;
       case '"': rep = "&quot;"; break;
-      case '\'': rep = "&#39;"; break;
-      default: rep = ""; break;
+      default: rep = "&#39;"; break;
     }
-    out->append(text.data() + start, i - start);
-    out->append(rep);
+    std::memcpy(d, rep.data(), rep.size());
+    d += rep.size();
     start = i + 1;
   }
-  out->append(text.data() + start, text.size() - start);
+  std::memcpy(d, text.data() + start, text.size() - start);
 }
 
 }  // namespace

@@ -28,23 +28,35 @@ std::string safe_segment(std::string_view name);
 
 class OutputDir;
 
+// A stretch of a page's bytes [at, at + size) that is log text still to be
+// HTML-escaped (see PageWriter::put_escaped).
+struct EscapeRange {
+  size_t at, size;
+};
+
 // Collects a page and hands it to the OutputDir when destroyed.
 class PageWriter {
  public:
-  PageWriter(OutputDir* dir, std::string rel) : dir_(dir), rel_(std::move(rel)) {}
+  PageWriter(OutputDir* dir, std::string rel);
   ~PageWriter();
   PageWriter(const PageWriter&) = delete;
   PageWriter& operator=(const PageWriter&) = delete;
 
-  void put(const Html& h) { buf_.append(h.str()); }
-  void put_escaped(std::string_view log_text) { append_escaped(&buf_, log_text); }
+  void put(const Html& h) { put_trusted(h.str()); }
+  // Log text. Long texts (output code) are escaped by the writer thread, which
+  // has time to spare while this one parses.
+  void put_escaped(std::string_view log_text);
   // Our own markup only.
-  void put_trusted(std::string_view s) { buf_.append(s); }
+  void put_trusted(std::string_view s) {
+    if (!drop_) buf_.append(s);
+  }
 
  private:
   OutputDir* dir_;
   std::string rel_;
   std::string buf_;
+  std::vector<EscapeRange> deferred_;
+  bool defer_, drop_;
 };
 
 class OutputDir {
@@ -68,9 +80,20 @@ class OutputDir {
   std::unique_ptr<PageWriter> open(const std::string& rel);
   void write_file(const std::string& rel, std::string_view content);
   void write_file(const std::string& rel, std::string&& content);
+  // A page whose `escapes` ranges are log text to HTML-escape while writing.
+  void write_page(const std::string& rel, std::string&& content, std::vector<EscapeRange>&& escapes);
+  // Whether pages may leave escaping to the writer threads (there are some).
+  bool defers_escaping() const { return !threads_.empty() && !discard_; }
+  bool discards() const { return discard_; }
+  // An empty string to build a file in, with room from an earlier file where
+  // one is free: reusing buffers spares the kernel from handing out (and
+  // zeroing) fresh pages for every page and payload.
+  std::string take_buffer(size_t size_hint = 0);
   // Writes a payload verbatim and checks it against its declared MD5 on the
-  // worker thread; mismatches are counted in take_md5_failures().
+  // worker thread (no check when `md5` is empty); mismatches are counted in
+  // take_md5_failures().
   void write_payload(const std::string& rel, std::string_view payload, std::string_view md5);
+  void write_payload(const std::string& rel, std::string&& payload, std::string_view md5);
   // Checks a payload that gets no file of its own against its MD5, likewise.
   void check_payload(std::string_view payload, std::string_view md5);
   // Copies the file at `src` (absolute or relative to the working folder).
@@ -87,17 +110,28 @@ class OutputDir {
 
  private:
   struct Job {
-    enum Kind { kWrite, kCopy, kCheck } kind = kWrite;
+    enum Kind { kWrite, kCheck };
+    Job(Kind k, std::string r, std::string d, std::string m = {})
+        : kind(k), rel(std::move(r)), data(std::move(d)), md5(std::move(m)) {}
+    Kind kind;
     std::string rel;
-    std::string data;  // content, or the source path of a copy
+    std::string data;  // content
     std::string md5;   // expected digest of `data`, when it is a payload
+    std::vector<EscapeRange> escapes;  // parts of `data` to HTML-escape
   };
   using Batch = std::vector<Job>;
   void enqueue(Job job);
   void flush_pending();
   void run_batch(Batch& batch);
-  void run_job(const Job& job);
-  void copy_now(const std::string& rel, const std::string& src);
+  void run_job(const Job& job, std::string* scratch);
+  // A file copy in progress: done a piece at a time between batches.
+  struct Copy {
+    int in = -1, out = -1;
+    bool plain = false;  // read/write instead of copy_file_range
+  };
+  bool copy_ready() const;
+  void copy_step(std::unique_lock<std::mutex>& lock, size_t bytes);
+  bool copy_chunk(Copy* c, size_t bytes);
   int create(const std::string& rel);
   bool ensure_parent(const std::string& rel);
   bool ensure_dir_locked(const std::string& dir);
@@ -117,9 +151,17 @@ class OutputDir {
   Batch pending_;
   size_t pending_bytes_ = 0;
 
+  // Buffers the writers are done with, and those the producer took from them.
+  std::mutex pool_mu_;
+  std::vector<std::string> pool_;
+  std::vector<std::string> producer_pool_;
+  void give_back(Batch& batch);
+
   std::mutex mu_;
   std::condition_variable has_work_, has_room_;
   std::deque<Batch> queue_;
+  std::deque<Copy> copies_;
+  bool copy_busy_ = false;
   size_t queued_bytes_ = 0;
   unsigned busy_ = 0;
   bool stop_ = false;

@@ -79,11 +79,25 @@ void ReportBuilder::add_link(RecordContext& ctx, std::string_view name, std::str
 }
 
 void ReportBuilder::write_payload(RecordContext& ctx, const std::string& rel) {
-  if (check_md5_ && !ctx.md5_checked) {
-    out_->write_payload(rel, ctx.rec.payload, ctx.env.has_payload());
-    ctx.md5_checked = true;
-  } else {
-    out_->write_file(rel, ctx.rec.payload);
+  ctx.verbatim.push_back(rel);
+}
+
+// The last file takes the reader's payload buffer itself (no copy); the first
+// one carries the MD5 to check.
+void ReportBuilder::write_verbatim_files(RecordContext& ctx) {
+  for (size_t i = 0; i < ctx.verbatim.size(); ++i) {
+    std::string_view md5;
+    if (check_md5_ && !ctx.md5_checked) {
+      md5 = ctx.env.has_payload();
+      ctx.md5_checked = true;
+    }
+    if (i + 1 == ctx.verbatim.size() && ctx.rec.payload_storage) {
+      std::string data = out_->take_buffer();
+      data.swap(*ctx.rec.payload_storage);
+      out_->write_payload(ctx.verbatim[i], std::move(data), md5);
+    } else {
+      out_->write_payload(ctx.verbatim[i], ctx.rec.payload, md5);
+    }
   }
 }
 
@@ -104,7 +118,8 @@ void ReportBuilder::on_record(const trace::Record& rec) {
   std::optional<trace::CompileId> grouping;
   if (id) grouping = id->grouping();
   RecordContext ctx{rec, env, &model_->index.touch(grouping),
-                    id ? id->folder() : fmt::format("unknown_{}", rec.lineno), std::nullopt};
+                    id ? id->folder() : fmt::format("unknown_{}", rec.lineno), std::nullopt,
+                    trace::Key::kCount, false, {}};
   size_t outputs_before = ctx.entry->outputs.size();
   if (opts_.export_mode) {
     bool keep = true;
@@ -113,7 +128,10 @@ void ReportBuilder::on_record(const trace::Record& rec) {
     } catch (const std::exception& e) {
       parser_failure("export", fmt::format("line {}: {}", rec.lineno, e.what()));
     }
-    if (!keep) return;
+    if (!keep) {
+      write_verbatim_files(ctx);
+      return;
+    }
   }
   for (size_t i = 0; !opts_.export_mode && i < kHandlerCount; ++i) {
     if (!env.has(kHandlers[i].key)) continue;
@@ -135,9 +153,10 @@ void ReportBuilder::on_record(const trace::Record& rec) {
     ctx.payload_file = rel;
   }
   if (opts_.provenance) note_provenance_sources(ctx, outputs_before);
-  if (check_md5_ && rec.has_payload && !ctx.md5_checked)
+  if (check_md5_ && rec.has_payload && ctx.verbatim.empty())
     out_->check_payload(rec.payload, env.has_payload());
   if (!chromium) write_raw_jsonl_line(rec, ctx.payload_file);
+  write_verbatim_files(ctx);  // last: the payload may leave with them
 }
 
 void ReportBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {

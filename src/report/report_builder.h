@@ -28,6 +28,7 @@ struct RecordContext {
   std::optional<std::string> payload_file;  // set when a handler wrote the payload
   trace::Key key = trace::Key::kCount;      // the key whose handler is running
   bool md5_checked = false;                 // the payload went out with its MD5 to check
+  std::vector<std::string> verbatim;        // files to hold the payload as it is
 };
 
 class ReportBuilder : public trace::RecordVisitor {
@@ -54,6 +55,7 @@ class ReportBuilder : public trace::RecordVisitor {
   void add_global(RecordContext& ctx, const std::string& rel);
   void add_link(RecordContext& ctx, std::string_view name, std::string_view url);
   // Writes the record's payload as it is to `rel`.
+  // Writes the payload verbatim to `rel` (once the handlers are done with it).
   void write_payload(RecordContext& ctx, const std::string& rel);
   // Parses a payload as JSON with the builder's own parser (the envelope's
   // DOM stays valid). Fails softly.
@@ -62,6 +64,7 @@ class ReportBuilder : public trace::RecordVisitor {
   void write_chromium_event(std::string_view payload);
 
  private:
+  void write_verbatim_files(RecordContext& ctx);
   void write_raw_jsonl_line(const trace::Record& rec, const std::optional<std::string>& payload_file);
   void assemble_raw_jsonl();
   void note_phase(simdjson::dom::element event);

@@ -99,6 +99,7 @@ void TraceReader::run(RecordVisitor* visitor) {
       read_payload(&last);
       rec.has_payload = true;
       rec.payload = payload_;
+      rec.payload_storage = &payload_;
       if (!simdjson::validate_utf8(payload_.data(), payload_.size())) ++stats_->invalid_utf8;
       if (opts_.verify_md5) {
         rec.md5_ok = md5_matches(payload_, env_.has_payload());

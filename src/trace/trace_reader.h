@@ -24,6 +24,10 @@ struct Record {
   bool has_payload = false;
   // Valid until the next record; followed by simdjson::SIMDJSON_PADDING readable bytes.
   std::string_view payload;
+  // The reader's buffer behind `payload`. A visitor that is done with the
+  // payload may swap it for another string (ideally with room): the reader
+  // reuses whatever it finds there, and the visitor keeps the bytes.
+  std::string* payload_storage = nullptr;
   bool md5_ok = true;        // only computed when ReaderOptions::verify_md5
 };
 

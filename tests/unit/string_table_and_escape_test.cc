@@ -2,6 +2,7 @@
 // text() escaping, safe_url() and safe_segment().
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "trace/string_table.h"
 
 namespace {
+using tlscope::report::append_escaped;
 using tlscope::report::link;
 using tlscope::report::safe_segment;
 using tlscope::report::safe_url;
@@ -64,6 +66,39 @@ TEST(HtmlText, EscapesMarkupCharacters) {
   EXPECT_EQ(text("&amp;").str(), "&amp;amp;");
   EXPECT_EQ(text("").str(), "");
   EXPECT_EQ(text("plain text 123").str(), "plain text 123");
+}
+
+// The escaper sizes its output from a 16-byte-at-a-time count: compare it
+// with a byte-by-byte escaper on random text of every length up to 200, dense
+// in special characters, and on long texts.
+TEST(HtmlText, MatchesByteByByteEscapingAtEveryLength) {
+  auto naive = [](const std::string& in) {
+    std::string out;
+    for (char c : in) {
+      switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+      }
+    }
+    return out;
+  };
+  std::mt19937 rng(3);
+  const std::string alphabet = "&<>\"'ab c\n\t=x";
+  for (size_t n = 0; n < 200; ++n) {
+    std::string in;
+    for (size_t i = 0; i < n; ++i) in += alphabet[rng() % alphabet.size()];
+    EXPECT_EQ(text(in).str(), naive(in)) << in;
+  }
+  std::string big;
+  for (size_t i = 0; i < 100000; ++i) big += (rng() % 40 == 0) ? alphabet[rng() % 5] : 'k';
+  std::string prefix = "<p>";
+  std::string out = prefix;
+  append_escaped(&out, big);
+  EXPECT_EQ(out, prefix + naive(big));
 }
 
 TEST(HtmlText, KeepsValidUtf8AndReplacesInvalidBytes) {

@@ -1,0 +1,139 @@
+// OutputDir: pages whose long log texts are escaped on the writer thread,
+// payloads checked against their MD5 in batches, buffers handed back for
+// reuse, the chunked file copy, and names that must stay inside the folder.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "report/output_dir.h"
+#include "trace/md5.h"
+
+namespace {
+namespace fs = std::filesystem;
+using tlscope::report::OutputDir;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("tlscope_output_dir_test_" + std::to_string(std::random_device{}()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string md5_hex(std::string_view s) {
+  auto d = tlscope::trace::md5(s);
+  static const char* k = "0123456789abcdef";
+  std::string h;
+  for (unsigned char c : d.bytes) {
+    h += k[c >> 4];
+    h += k[c & 15];
+  }
+  return h;
+}
+
+TEST(OutputDir, LongTextsAreEscapedByTheWriterShortOnesInline) {
+  TempDir tmp;
+  std::string code(10000, 'x');
+  code += "<script>alert('x') && \"y\"</script>";
+  {
+    OutputDir out(tmp.path.string());
+    ASSERT_TRUE(out.defers_escaping());
+    auto w = out.open("a/page.html");
+    w->put_trusted("<pre>");
+    w->put_escaped(code);  // long: deferred
+    w->put_trusted("</pre><p>");
+    w->put_escaped("<b>short</b>");  // short: inline
+    w->put_trusted("</p>");
+    w.reset();
+    out.drain();
+    EXPECT_EQ(out.errors(), 0u);
+  }
+  std::string want = "<pre>" + std::string(10000, 'x') +
+                     "&lt;script&gt;alert(&#39;x&#39;) &amp;&amp; &quot;y&quot;&lt;/script&gt;"
+                     "</pre><p>&lt;b&gt;short&lt;/b&gt;</p>";
+  EXPECT_EQ(read(tmp.path / "a/page.html"), want);
+}
+
+TEST(OutputDir, ManyPayloadsAreWrittenAndEveryWrongDigestCounted) {
+  TempDir tmp;
+  std::mt19937 rng(5);
+  std::vector<std::string> payloads;
+  int wrong = 0;
+  {
+    OutputDir out(tmp.path.string());
+    for (int i = 0; i < 300; ++i) {
+      std::string p(rng() % 20000, 'a');
+      for (auto& c : p) c = static_cast<char>('a' + rng() % 26);
+      std::string md5 = md5_hex(p);
+      if (i % 7 == 3) {
+        md5[0] = md5[0] == '0' ? '1' : '0';
+        ++wrong;
+      }
+      std::string rel = "p/" + std::to_string(i) + ".txt";
+      if (i % 2) {
+        out.write_payload(rel, std::string_view(p), md5);
+      } else {
+        std::string moved = out.take_buffer(p.size());  // a reused buffer, maybe
+        moved.assign(p);
+        out.write_payload(rel, std::move(moved), md5);
+      }
+      if (i % 5 == 0) out.check_payload(p, md5_hex(p));  // no file, correct digest
+      payloads.push_back(std::move(p));
+    }
+    out.drain();
+    EXPECT_EQ(out.take_md5_failures(), static_cast<uint64_t>(wrong));
+    EXPECT_EQ(out.take_md5_failures(), 0u);
+    EXPECT_EQ(out.errors(), 0u);
+  }
+  for (int i = 0; i < 300; ++i)
+    EXPECT_EQ(read(tmp.path / "p" / (std::to_string(i) + ".txt")), payloads[i]) << i;
+}
+
+TEST(OutputDir, CopyIsCompleteWhileOtherFilesAreWritten) {
+  TempDir tmp;
+  fs::path src = tmp.path / "src.log";
+  std::string content;
+  for (int i = 0; content.size() < (20u << 20); ++i) content += "line " + std::to_string(i) + "\n";
+  {
+    std::ofstream(src, std::ios::binary) << content;
+  }
+  fs::create_directories(tmp.path / "out");
+  {
+    OutputDir out((tmp.path / "out").string());
+    out.copy_file("raw.log", src.string());
+    for (int i = 0; i < 200; ++i) out.write_file("f/" + std::to_string(i), std::string(50000, 'z'));
+    out.drain();
+    // drain() waits for the copy too.
+    EXPECT_EQ(fs::file_size(tmp.path / "out/raw.log"), content.size());
+  }
+  EXPECT_EQ(read(tmp.path / "out/raw.log"), content);
+  EXPECT_EQ(fs::file_size(tmp.path / "out/f/199"), 50000u);
+}
+
+TEST(OutputDir, NamesOutsideTheFolderAreRefused) {
+  TempDir tmp;
+  fs::create_directories(tmp.path / "out");
+  fs::create_directory_symlink(tmp.path, tmp.path / "out" / "link");
+  OutputDir out((tmp.path / "out").string(), 0);
+  for (const char* bad : {"../escape.txt", "a/../../escape.txt", "/abs.txt", "./x", "a//b", "link/x"})
+    out.write_file(bad, std::string("x"));
+  EXPECT_EQ(out.errors(), 6u);
+  EXPECT_FALSE(fs::exists(tmp.path / "escape.txt"));
+  EXPECT_FALSE(fs::exists(tmp.path / "x"));
+  EXPECT_FALSE(fs::exists("/abs.txt"));
+}
+
+}  // namespace
