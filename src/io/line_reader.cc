@@ -86,4 +86,35 @@ bool LineReader::next(Line* line) {
   }
 }
 
+void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
+  bool first = true;
+  Line line;
+  for (;;) {
+    if (pushed_back_ || begin_ == end_) {
+      // The general path: a line put back, or the buffer needs more input.
+      if (!next(&line)) return;
+    } else {
+      const char* start = buf_ + begin_;
+      const char* nl = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
+      if (!nl) {
+        if (!next(&line)) return;  // refills, or the last line without a newline
+      } else {
+        size_t len = static_cast<size_t>(nl - start);
+        begin_ += len + 1;
+        if (len > 0 && start[len - 1] == '\r') --len;
+        line = last_ = Line{std::string_view(start, len), ++line_no_};
+      }
+    }
+    if (line.text.empty()) continue;
+    if (line.text[0] != '\t') {
+      unread();
+      return;
+    }
+    if (!first) out->push_back('\n');
+    first = false;
+    out->append(line.text.data() + 1, line.text.size() - 1);
+    *last_line = line.number;
+  }
+}
+
 }  // namespace tlscope::io

@@ -2,8 +2,9 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <map>
 
+#include "report/json_out.h"
 #include "report/template.h"
 #include "report/writers.h"
 
@@ -98,24 +99,43 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
   end_page(*w, "", opts);
 }
 
+// Laid out as nlohmann::json's dump(2) would lay it out (keys in byte order),
+// but written straight into one buffer: one entry per compile id.
 void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
-  nlohmann::json dir = nlohmann::json::object();
-  for (const auto& e : m.index.entries()) {
-    nlohmann::json arts = nlohmann::json::array();
-    for (const auto& o : e.outputs) {
+  std::map<std::string, const model::IndexEntry*> entries;  // a later duplicate key wins
+  for (const auto& e : m.index.entries()) entries[e.json_key()] = &e;
+  std::string s = out.take_buffer();
+  if (entries.empty()) s += "{}";
+  else s += "{";
+  bool first_entry = true;
+  for (const auto& [key, e] : entries) {
+    s += first_entry ? "\n  " : ",\n  ";
+    first_entry = false;
+    append_json_string(&s, key);
+    s += ": {\n    \"artifacts\": ";
+    if (e->outputs.empty()) s += "[]";
+    for (size_t i = 0; i < e->outputs.size(); ++i) {
+      const auto& o = e->outputs[i];
       std::string_view name = o.name;
       if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
-      nlohmann::json a = {{"name", name},
-                          {"number", o.number},
-                          {"suffix", o.suffix},
-                          {"url", o.url}};
-      a["readable_url"] = o.readable_url ? nlohmann::json(*o.readable_url) : nlohmann::json();
-      arts.push_back(std::move(a));
+      s += i == 0 ? "[\n      {\n        \"name\": " : ",\n      {\n        \"name\": ";
+      append_json_string(&s, name);
+      s += ",\n        \"number\": ";
+      append_json_uint(&s, o.number);
+      s += ",\n        \"readable_url\": ";
+      if (o.readable_url) append_json_string(&s, *o.readable_url);
+      else s += "null";
+      s += ",\n        \"suffix\": ";
+      append_json_string(&s, o.suffix);
+      s += ",\n        \"url\": ";
+      append_json_string(&s, o.url);
+      s += "\n      }";
+      if (i + 1 == e->outputs.size()) s += "\n    ]";
     }
-    dir[e.json_key()] = {{"artifacts", std::move(arts)}};
+    s += "\n  }";
   }
-  out.write_file("compile_directory.json",
-                 dir.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!entries.empty()) s += "\n}";
+  out.write_file("compile_directory.json", std::move(s));
 }
 
 }  // namespace tlscope::report

@@ -25,19 +25,7 @@ void TraceReader::message(const std::string& text) {
 // are skipped); each loses its TAB and they are joined with '\n'.
 void TraceReader::read_payload(uint64_t* last_line) {
   payload_.clear();
-  io::Line line;
-  bool first = true;
-  while (lines_->next(&line)) {
-    if (line.text.empty()) continue;
-    if (line.text[0] != '\t') {
-      lines_->unread();
-      break;
-    }
-    if (!first) payload_ += '\n';
-    first = false;
-    payload_.append(line.text.data() + 1, line.text.size() - 1);
-    *last_line = line.number;
-  }
+  lines_->read_tab_lines(&payload_, last_line);
   // Consumers parse JSON payloads in place with simdjson, which reads past the end.
   payload_.reserve(payload_.size() + simdjson::SIMDJSON_PADDING);
 }
