@@ -59,19 +59,25 @@ inline size_t next_special(std::string_view t, size_t i) {
 // Bytes escape_valid() adds to `t`: &amp; &lt; &gt; &quot; &#39; replace one byte each.
 size_t escaped_extra(std::string_view t) {
   size_t extra = 0, i = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
+  // Each special byte becomes its weight (the bytes it adds); SAD sums them.
   const __m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
-                dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
-  auto bits = [](__m128i m) { return __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(m))); };
+                dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\''), zero = _mm_setzero_si128();
+  const __m128i w4 = _mm_set1_epi8(4), w3 = _mm_set1_epi8(3), w5 = _mm_set1_epi8(5);
+  __m128i sums = zero;
   for (; i + 16 <= t.size(); i += 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data() + i));
-    __m128i angle = _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, gt));
-    __m128i any = _mm_or_si128(_mm_or_si128(angle, _mm_cmpeq_epi8(v, amp)),
-                               _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)));
+    __m128i four = _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, sq));
+    __m128i three = _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, gt));
+    __m128i five = _mm_cmpeq_epi8(v, dq);
+    __m128i any = _mm_or_si128(_mm_or_si128(four, three), five);
     if (_mm_movemask_epi8(any) == 0) continue;
-    extra += 4 * bits(_mm_cmpeq_epi8(v, amp)) + 3 * bits(angle) + 5 * bits(_mm_cmpeq_epi8(v, dq)) +
-             4 * bits(_mm_cmpeq_epi8(v, sq));
+    __m128i weights = _mm_or_si128(_mm_or_si128(_mm_and_si128(four, w4), _mm_and_si128(three, w3)),
+                                   _mm_and_si128(five, w5));
+    sums = _mm_add_epi64(sums, _mm_sad_epu8(weights, zero));
   }
+  extra += static_cast<size_t>(_mm_cvtsi128_si64(sums)) +
+           static_cast<size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
 #endif
   for (; i < t.size(); ++i) {
     switch (t[i]) {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -79,6 +80,8 @@ class ReportBuilder : public trace::RecordVisitor {
   FILE* chromium_ = nullptr;
   bool chromium_first_ = true;
   std::string line_;  // reused buffer
+  static constexpr size_t kStreamBuffer = 1u << 20;
+  std::unique_ptr<char[]> raw_jsonl_buf_, chromium_buf_;  // outlive their FILEs
   // raw.jsonl: one line's serialised values, and its fields (key, where in values_).
   struct JsonlField {
     std::string_view key;
