@@ -196,9 +196,12 @@ std::string OutputDir::take_buffer(size_t size_hint) {
     producer_pool_.pop_back();
     return s;
   }
-  if (producer_pool_.empty()) return {};
-  std::string s = std::move(producer_pool_.back());
-  producer_pool_.pop_back();
+  std::string s;
+  if (!producer_pool_.empty()) {
+    s = std::move(producer_pool_.back());
+    producer_pool_.pop_back();
+  }
+  s.reserve(size_hint);
   return s;
 }
 

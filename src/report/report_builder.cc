@@ -1,5 +1,6 @@
 #include "report/report_builder.h"
 
+#include <algorithm>
 #include <ctime>
 #include <string>
 #include <utility>
@@ -98,7 +99,8 @@ void ReportBuilder::write_verbatim_files(RecordContext& ctx) {
       ctx.md5_checked = true;
     }
     if (i + 1 == ctx.verbatim.size() && ctx.rec.payload_storage) {
-      std::string data = out_->take_buffer();
+      // The reader gets room for a payload of about this size in exchange.
+      std::string data = out_->take_buffer(std::max<size_t>(ctx.rec.payload.size(), 64u << 10));
       data.swap(*ctx.rec.payload_storage);
       out_->write_payload(ctx.verbatim[i], std::move(data), md5);
     } else {
