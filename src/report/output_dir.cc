@@ -61,11 +61,12 @@ void PageWriter::put_escaped(std::string_view log_text) {
 }
 
 namespace {
-// Pending bytes beyond which the producer waits: bounds memory on huge logs.
+// Memory held by queued files (their buffers' capacity) beyond which the
+// producer waits: bounds memory on huge logs.
 constexpr size_t kMaxQueuedBytes = 64u << 20;
 // Buffers kept for reuse: at most this many, each at most this large.
-constexpr size_t kPoolBuffers = 64;
-constexpr size_t kPoolBufferBytes = 1u << 20;
+constexpr size_t kPoolBuffers = 32;
+constexpr size_t kPoolBufferBytes = 512u << 10;
 // A pending copy advances by this much after each batch (at least), and by
 // the larger step when there is nothing else to do.
 constexpr size_t kBatchCopyBytes = 1u << 20;
@@ -121,7 +122,7 @@ void OutputDir::worker() {
     ++busy_;
     lock.unlock();
     size_t bytes = 0;
-    for (const auto& job : batch) bytes += job.data.size();
+    for (const auto& job : batch) bytes += job.data.capacity();
     run_batch(batch);
     give_back(batch);
     batch.clear();
@@ -318,7 +319,7 @@ void OutputDir::enqueue(Job job) {
   bool full;
   {
     std::lock_guard<std::mutex> lock(pending_mu_);
-    pending_bytes_ += job.data.size();
+    pending_bytes_ += job.data.capacity();  // memory held, not just content
     pending_.push_back(std::move(job));
     full = pending_bytes_ >= kBatchBytes || pending_.size() >= kBatchJobs;
   }

@@ -100,7 +100,7 @@ void ReportBuilder::write_verbatim_files(RecordContext& ctx) {
     }
     if (i + 1 == ctx.verbatim.size() && ctx.rec.payload_storage) {
       // The reader gets room for a payload of about this size in exchange.
-      std::string data = out_->take_buffer(std::max<size_t>(ctx.rec.payload.size(), 64u << 10));
+      std::string data = out_->take_buffer(std::max<size_t>(ctx.rec.payload.size(), 16u << 10));
       data.swap(*ctx.rec.payload_storage);
       out_->write_payload(ctx.verbatim[i], std::move(data), md5);
     } else {
