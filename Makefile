@@ -23,6 +23,7 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build
+	@cmake --build $(BUILD) --target tlscope_md5_bench -j $(JOBS) >/dev/null && $(BUILD)/tlscope_md5_bench
 	@bash bench/run_bench.sh $(BUILD)/tlscope
 
 clean:
