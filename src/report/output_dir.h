@@ -136,6 +136,7 @@ class OutputDir {
   bool ensure_parent(const std::string& rel);
   bool ensure_dir_locked(const std::string& dir);
   void write_now(const std::string& rel, std::string_view data);
+  static bool write_all(int fd, std::string_view data);
   void worker();
 
   std::string root_;
