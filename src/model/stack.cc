@@ -85,21 +85,41 @@ void trim_convert_frame(Stack* stack, const trace::StringTable& strings) {
     stack->resize(stack->size() - 3);
 }
 
+namespace {
+uint64_t edge_hash(uint32_t parent, const Frame& f) {
+  auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL + (h >> 29); };
+  uint64_t h = 0xcbf29ce484222325ULL;
+  h = mix(h, parent);
+  h = mix(h, f.filename_id);
+  h = mix(h, static_cast<uint32_t>(f.line));
+  h = mix(h, std::hash<std::string>{}(f.name));
+  h = mix(h, std::hash<std::string>{}(f.loc));
+  h = mix(h, f.uninterned_filename ? std::hash<std::string>{}(*f.uninterned_filename) + 1 : 0);
+  return h;
+}
+}  // namespace
+
 void StackTrie::insert(const Stack& stack, const std::optional<trace::CompileId>& id) {
   uint32_t cur = 0;
   for (const Frame& f : stack) {
+    uint64_t h = edge_hash(cur, f);
     uint32_t found = 0;
-    for (uint32_t c : nodes_[cur].children)
-      if (nodes_[c].frame == f) {
-        found = c;
+    auto [lo, hi] = children_by_hash_.equal_range(h);
+    for (auto it = lo; it != hi; ++it) {
+      const Node& c = nodes_[it->second];
+      if (c.parent == cur && c.frame == f) {
+        found = it->second;
         break;
       }
+    }
     if (!found) {
       found = static_cast<uint32_t>(nodes_.size());
       Node n;
       n.frame = f;
+      n.parent = cur;
       nodes_.push_back(std::move(n));
       nodes_[cur].children.push_back(found);
+      children_by_hash_.emplace(h, found);
     }
     cur = found;
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "trace/compile_id.h"
@@ -47,6 +48,7 @@ class StackTrie {
  public:
   struct Node {
     Frame frame;
+    uint32_t parent = 0;
     std::vector<uint32_t> children;                       // node indices, insertion order
     std::vector<std::optional<trace::CompileId>> terminals;  // nullopt: unknown id
   };
@@ -58,6 +60,9 @@ class StackTrie {
 
  private:
   std::vector<Node> nodes_;
+  // Children by a hash of (parent, frame): a log may give one node any number
+  // of children, and a scan of them per insert would be quadratic.
+  std::unordered_multimap<uint64_t, uint32_t> children_by_hash_;
 };
 
 }  // namespace tlscope::model

@@ -87,7 +87,8 @@ class OutputDir {
   bool discards() const { return discard_; }
   // An empty string to build a file in, with room from an earlier file where
   // one is free: reusing buffers spares the kernel from handing out (and
-  // zeroing) fresh pages for every page and payload.
+  // zeroing) fresh pages for every page and payload. Like every call that
+  // queues a file, it belongs to the one thread that feeds this OutputDir.
   std::string take_buffer(size_t size_hint = 0);
   // Writes a payload verbatim and checks it against its declared MD5 on the
   // worker thread (no check when `md5` is empty); mismatches are counted in

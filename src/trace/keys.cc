@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <utility>
+#include <vector>
 
 namespace tlscope::trace {
 namespace {
@@ -21,12 +23,14 @@ constexpr std::array<std::string_view, kKeyCount> kNames = {
     "exported_program", "create_symbol", "compilation_metrics_runtime",
     "bwd_compilation_metrics_runtime", "bytecode_dump"};
 
-// Sorted (name, key) pairs for binary search.
-struct SortedKeys {
-  std::array<std::pair<std::string_view, Key>, kKeyCount> items;
-  SortedKeys() {
-    for (int i = 0; i < kKeyCount; ++i) items[i] = {kNames[i], static_cast<Key>(i)};
-    std::sort(items.begin(), items.end());
+// Keys grouped by name length, then told apart by their bytes: an envelope's
+// few keys are looked up for every record, so this avoids a binary search of
+// string comparisons.
+struct KeysByLength {
+  static constexpr size_t kMaxLength = 48;
+  std::array<std::vector<std::pair<std::string_view, Key>>, kMaxLength + 1> buckets;
+  KeysByLength() {
+    for (int i = 0; i < kKeyCount; ++i) buckets[kNames[i].size()].push_back({kNames[i], static_cast<Key>(i)});
   }
 };
 
@@ -35,10 +39,10 @@ struct SortedKeys {
 std::string_view key_name(Key k) { return kNames[static_cast<size_t>(k)]; }
 
 std::optional<Key> lookup_key(std::string_view name) {
-  static const SortedKeys sorted;
-  auto it = std::lower_bound(sorted.items.begin(), sorted.items.end(), name,
-                             [](const auto& p, std::string_view n) { return p.first < n; });
-  if (it != sorted.items.end() && it->first == name) return it->second;
+  static const KeysByLength keys;
+  if (name.size() > KeysByLength::kMaxLength) return std::nullopt;
+  for (const auto& [n, k] : keys.buckets[name.size()])
+    if (n[0] == name[0] && std::memcmp(n.data(), name.data(), name.size()) == 0) return k;
   return std::nullopt;
 }
 
