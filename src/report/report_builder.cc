@@ -222,7 +222,7 @@ void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
   int n = std::snprintf(ts, sizeof ts, "\"%04d-%02u-%02uT%02u:%02u:%02u.%06uZ\"", year_,
                         unsigned(p.month), unsigned(p.day), unsigned(p.hour), unsigned(p.minute),
                         unsigned(p.second), unsigned(p.micros));
-  values_.append(ts, static_cast<size_t>(n));
+  values_.append(ts, static_cast<size_t>(std::clamp(n, 0, static_cast<int>(sizeof ts) - 1)));
   add("timestamp", at);
   at = values_.size();
   append_json_uint(&values_, p.thread);
