@@ -76,6 +76,16 @@ std::map<std::string, std::vector<std::string>> section(const json& doc, const c
   return out;
 }
 
+// The lines of those `names` that `lines` knows, in the order of `names`.
+std::vector<int> lines_of(const std::vector<std::string>& names, const std::map<std::string, int>& lines) {
+  std::vector<int> out;
+  for (const auto& n : names) {
+    auto l = lines.find(n);
+    if (l != lines.end()) out.push_back(l->second);
+  }
+  return out;
+}
+
 // Source node lines -> target node lines, replace on collision (F51).
 LineMap node_to_node(const std::map<std::string, std::vector<std::string>>& mapping,
                      const std::map<std::string, int>& from, const std::map<std::string, int>& to) {
@@ -83,11 +93,7 @@ LineMap node_to_node(const std::map<std::string, std::vector<std::string>>& mapp
   for (const auto& [src, targets] : mapping) {
     auto s = from.find(src);
     if (s == from.end()) continue;
-    std::vector<int> lines;
-    for (const auto& t : targets) {
-      auto l = to.find(t);
-      if (l != to.end()) lines.push_back(l->second);
-    }
+    std::vector<int> lines = lines_of(targets, to);
     if (!lines.empty()) out[std::to_string(s->second)] = std::move(lines);
   }
   return out;
@@ -100,11 +106,7 @@ LineMap kernel_to_node(const std::map<std::string, std::vector<std::string>>& ma
   for (const auto& [kernel, nodes] : mapping) {
     auto kl = kernel_lines.find(kernel);
     if (kl == kernel_lines.end()) continue;
-    std::vector<int> targets;
-    for (const auto& n : nodes) {
-      auto l = post.find(n);
-      if (l != post.end()) targets.push_back(l->second);
-    }
+    std::vector<int> targets = lines_of(nodes, post);
     if (targets.empty()) continue;
     for (int line : kl->second) out[std::to_string(line)] = targets;
   }

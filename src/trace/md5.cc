@@ -25,8 +25,7 @@ bool md5_hex_equals(const Md5Digest& digest, std::string_view declared) {
 }
 
 bool md5_matches(std::string_view payload, std::string_view declared) {
-  if (declared.size() != 32) return false;
-  return md5_hex_equals(md5(payload), declared);
+  return declared.size() == 32 && md5_hex_equals(md5(payload), declared);
 }
 
 void md5_many(const std::string_view* messages, size_t n, Md5Digest* out) {
