@@ -116,23 +116,59 @@ TLSCOPE_AVX2_INLINE void gather_words(const unsigned char* const* blocks, int h,
   }
 }
 
-// One 64-byte block of each lane; `state` holds word j of lane l at [j][l].
-// MD5 reads the block as little-endian words, which x86 loads are.
+template <size_t... I>
+TLSCOPE_AVX2_INLINE void all_steps(__m256i (&v)[4], const __m256i* w, const uint32_t* k,
+                                   std::index_sequence<I...>) {
+  (step<static_cast<int>(I)>(v, w, k), ...);
+}
+
+// One 64-byte block of each lane of the first `Groups` groups; `state` holds
+// word j of lane l at [j][l]. MD5 reads the block as little-endian words,
+// which x86 loads are.
+template <int Groups>
 TLSCOPE_AVX2 void compress(uint32_t (&state)[4][kLanes], const unsigned char* const* blocks,
                            const uint32_t* k) {
-  static_assert(kGroups == 2);
-  __m256i w[2][16], v[2][4], start[2][4];
-  for (int g = 0; g < 2; ++g) {
+  static_assert(kGroups == 2 && (Groups == 1 || Groups == 2));
+  __m256i w[Groups][16], v[Groups][4], start[Groups][4];
+  for (int g = 0; g < Groups; ++g) {
     gather_words(blocks + 8 * g, 0, w[g]);
     gather_words(blocks + 8 * g, 1, w[g]);
     for (int j = 0; j < 4; ++j)
       v[g][j] = start[g][j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&state[j][8 * g]));
   }
-  all_steps(v[0], w[0], v[1], w[1], k, std::make_index_sequence<64>{});
-  for (int g = 0; g < 2; ++g)
+  if constexpr (Groups == 2) all_steps(v[0], w[0], v[1], w[1], k, std::make_index_sequence<64>{});
+  else all_steps(v[0], w[0], k, std::make_index_sequence<64>{});
+  for (int g = 0; g < Groups; ++g)
     for (int j = 0; j < 4; ++j)
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(&state[j][8 * g]),
                           _mm256_add_epi32(v[g][j], start[g][j]));
+}
+
+// One block of one message, for the last few messages of a batch: a
+// compression over all lanes costs about three of these, so a lane of its own
+// beats lanes left idle.
+template <int I>
+inline void scalar_step(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k) {
+  constexpr int r = I / 16;
+  uint32_t& a = v[(4 - I % 4) % 4];
+  const uint32_t b = v[(5 - I % 4) % 4], c = v[(6 - I % 4) % 4], d = v[(7 - I % 4) % 4];
+  uint32_t f = r == 0 ? d ^ (b & (c ^ d)) : r == 1 ? c ^ (d & (b ^ c)) : r == 2 ? b ^ c ^ d : c ^ (b | ~d);
+  f += a + k[I] + w[message_word(I)];
+  constexpr int sh = kShift[r][I % 4];
+  a = b + ((f << sh) | (f >> (32 - sh)));
+}
+
+template <size_t... I>
+inline void scalar_steps(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k, std::index_sequence<I...>) {
+  (scalar_step<static_cast<int>(I)>(v, w, k), ...);
+}
+
+void compress_one(uint32_t (&state)[4], const unsigned char* block, const uint32_t* k) {
+  uint32_t w[16];
+  std::memcpy(w, block, sizeof w);  // little-endian words, as x86 stores them
+  uint32_t v[4] = {state[0], state[1], state[2], state[3]};
+  scalar_steps(v, w, k, std::make_index_sequence<64>{});
+  for (int j = 0; j < 4; ++j) state[j] += v[j];
 }
 
 // One message in a lane: its whole blocks straight from the message, then the
@@ -171,12 +207,32 @@ struct Lane {
   }
 };
 
+bool avx2_available_impl() { return __builtin_cpu_supports("avx2"); }
+
+// Lanes busy at the end of a batch below which the rest goes one at a time.
+constexpr int kScalarBelow = 3;
+
+void finish(Lane& lane, int l, const uint32_t (&state)[4][kLanes], Md5Digest* out) {
+  Md5Digest& d = out[lane.message];
+  for (int j = 0; j < 4; ++j)
+    for (int b = 0; b < 4; ++b) d.bytes[4 * j + b] = static_cast<unsigned char>(state[j][l] >> (8 * b));
+  lane.busy = false;
+}
+
+void move_lane(Lane* lanes, uint32_t (&state)[4][kLanes], int from, int to) {
+  Lane& dst = lanes[to];
+  const Lane& src = lanes[from];
+  dst = src;  // block() finds the tail inside the lane, so a copy carries on
+  for (int j = 0; j < 4; ++j) state[j][to] = state[j][from];
+  lanes[from].busy = false;
+}
+
 }  // namespace
 
 namespace detail {
 
 bool avx2_available() {
-  static const bool yes = __builtin_cpu_supports("avx2");
+  static const bool yes = avx2_available_impl();
   return yes;
 }
 
@@ -203,14 +259,33 @@ void md5_many_lanes(const std::string_view* messages, size_t n, Md5Digest* out) 
       blocks[l] = lanes[l].busy ? lanes[l].block() : kIdleBlock;
     }
     if (busy == 0) return;
-    compress(state, blocks, k);
-    for (int l = 0; l < kLanes; ++l) {
-      if (!lanes[l].busy || !lanes[l].advance()) continue;
-      Md5Digest& d = out[lanes[l].message];
-      for (int j = 0; j < 4; ++j)
-        for (int b = 0; b < 4; ++b) d.bytes[4 * j + b] = static_cast<unsigned char>(state[j][l] >> (8 * b));
-      lanes[l].busy = false;
+    if (next_message == n && busy <= kScalarBelow) {
+      // The last few messages: one at a time, each from where its lane is.
+      for (int l = 0; l < kLanes; ++l) {
+        if (!lanes[l].busy) continue;
+        uint32_t one[4] = {state[0][l], state[1][l], state[2][l], state[3][l]};
+        do compress_one(one, lanes[l].block(), k);
+        while (!lanes[l].advance());
+        for (int j = 0; j < 4; ++j) state[j][l] = one[j];
+        finish(lanes[l], l, state, out);
+      }
+      return;
     }
+    if (next_message == n && busy <= 8) {
+      // Half the lanes left: move them into the first group, which runs alone.
+      for (int l = 8, to = 0; l < kLanes; ++l) {
+        if (!lanes[l].busy) continue;
+        while (lanes[to].busy) ++to;
+        move_lane(lanes, state, l, to);
+        blocks[to] = lanes[to].block();
+        blocks[l] = kIdleBlock;
+      }
+      compress<1>(state, blocks, k);
+    } else {
+      compress<2>(state, blocks, k);
+    }
+    for (int l = 0; l < kLanes; ++l)
+      if (lanes[l].busy && lanes[l].advance()) finish(lanes[l], l, state, out);
   }
 }
 

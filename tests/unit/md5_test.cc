@@ -3,6 +3,7 @@
 // boundaries and on mixed batches.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <utility>
@@ -105,6 +106,23 @@ TEST(Md5, LanesMatchOpenSslOnMixedBatches) {
     hash_batch(views, &got);
     for (size_t i = 0; i < batch; ++i)
       EXPECT_EQ(hex(got[i]), hex(md5(msgs[i]))) << "batch " << batch << " message " << i;
+  }
+}
+
+// The end of a batch: a few long messages left after the rest are done run in
+// one group of lanes (at most eight busy), then one at a time (at most three).
+TEST(Md5, LanesMatchWhenAFewMessagesOutlastTheRest) {
+  std::mt19937 rng(13);
+  for (size_t long_ones : {1u, 2u, 3u, 4u, 8u, 9u, 12u}) {
+    std::vector<std::string> msgs;
+    for (size_t i = 0; i < long_ones; ++i) msgs.push_back(random_bytes(&rng, 20000 + 3001 * i + rng() % 64));
+    for (size_t i = 0; i < 40; ++i) msgs.push_back(random_bytes(&rng, rng() % 300));
+    std::shuffle(msgs.begin(), msgs.end(), rng);
+    std::vector<std::string_view> views(msgs.begin(), msgs.end());
+    std::vector<Md5Digest> got;
+    hash_batch(views, &got);
+    for (size_t i = 0; i < msgs.size(); ++i)
+      EXPECT_EQ(hex(got[i]), hex(md5(msgs[i]))) << long_ones << " long, message " << i;
   }
 }
 
