@@ -82,10 +82,14 @@ fi
 
 # measure LABEL CMD... -> sets M_SEC (best of $REPEAT), M_RSS_KB (max); logs stderr
 # of the last run to $LOGS/LABEL.stderr.  Returns the command's exit status.
+# Before every run (untimed) the path in $M_CLEAN is removed, so that each run
+# writes into the same empty place and none pays for deleting the last one's output.
+M_CLEAN=""
 measure() {
   local label="$1"; shift
   local best="" rss=0 i t0 t1 sec r rc=0
   for ((i = 0; i < REPEAT; i++)); do
+    [ -n "$M_CLEAN" ] && rm -rf "$M_CLEAN"
     t0=$(date +%s%N)
     rss_wrap "$LOGS/$label.time" "$@" >"$LOGS/$label.stdout" 2>"$LOGS/$label.stderr" || rc=$?
     t1=$(date +%s%N)
@@ -161,16 +165,16 @@ bench_input() {
   size=$(bytes_of "${inputs[@]}")
   cat "${inputs[@]}" >/dev/null                      # warm the page cache (not timed)
   measure "$label.cat" sh -c 'cat "$@" >/dev/null' sh "${inputs[@]}"; cat_s=$M_SEC
-  rm -rf "$copy"
+  M_CLEAN="$copy"
   if [ ${#inputs[@]} -eq 1 ] && [ -f "${inputs[0]}" ]; then
     measure "$label.cp" cp "${inputs[0]}" "$copy"
   else
-    mkdir -p "$copy"
-    measure "$label.cp" cp "${inputs[@]}" "$copy/"
+    measure "$label.cp" sh -c 'mkdir -p "$0" && cp "$@" "$0/"' "$copy" "${inputs[@]}"
   fi
   cp_s=$M_SEC
   rm -rf "$copy"
   echo "running: $BIN $* " >&2
+  M_CLEAN="$out"
   if ! measure "$label.tlscope" "$BIN" "$@"; then
     status=FAIL; FAILED=1
     echo "tlscope failed on $label; last lines of stderr:" >&2
@@ -182,10 +186,11 @@ bench_input() {
   # The floor for writing this report at all: copy the finished report folder
   # (its files and bytes, nothing to compute) on the same file system.
   if [ "$status" = ok ]; then
-    rm -rf "$out.copy"
+    M_CLEAN="$out.copy"
     measure "$label.cp_report" cp -r "$out" "$out.copy" && report_s=$M_SEC
     rm -rf "$out.copy"
   fi
+  M_CLEAN=""
   row "$size" "$cat_s" "$cp_s" "$report_s" "$tool_s" "$tool_rss" "$status"
   [ "$KEEP_OUT" -eq 1 ] || rm -rf "$out"
 }
