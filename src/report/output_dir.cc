@@ -36,9 +36,9 @@ namespace {
 constexpr size_t kDeferEscapeBytes = 4096;
 }  // namespace
 
-PageWriter::PageWriter(OutputDir* dir, std::string rel)
+PageWriter::PageWriter(OutputDir* dir, std::string rel, size_t size_hint)
     : dir_(dir), rel_(std::move(rel)), defer_(dir->defers_escaping()), drop_(dir->discards()) {
-  if (defer_) buf_ = dir->take_buffer();
+  if (defer_) buf_ = dir->take_buffer(size_hint);
 }
 
 PageWriter::~PageWriter() {
@@ -76,8 +76,8 @@ OutputDir::~OutputDir() {
   if (root_fd_ >= 0) ::close(root_fd_);
 }
 
-std::unique_ptr<PageWriter> OutputDir::open(const std::string& rel) {
-  return std::make_unique<PageWriter>(this, rel);
+std::unique_ptr<PageWriter> OutputDir::open(const std::string& rel, size_t size_hint) {
+  return std::make_unique<PageWriter>(this, rel, size_hint);
 }
 
 bool OutputDir::write_all(int fd, std::string_view data) {

@@ -37,7 +37,8 @@ struct EscapeRange {
 // Collects a page and hands it to the OutputDir when destroyed.
 class PageWriter {
  public:
-  PageWriter(OutputDir* dir, std::string rel);
+  // `size_hint`: about how big the page will be (room is taken up front).
+  PageWriter(OutputDir* dir, std::string rel, size_t size_hint);
   ~PageWriter();
   PageWriter(const PageWriter&) = delete;
   PageWriter& operator=(const PageWriter&) = delete;
@@ -77,7 +78,7 @@ class OutputDir {
   const std::string& root() const { return root_; }
 
   // `rel` must be built from safe segments joined with '/'.
-  std::unique_ptr<PageWriter> open(const std::string& rel);
+  std::unique_ptr<PageWriter> open(const std::string& rel, size_t size_hint = 16u << 10);
   void write_file(const std::string& rel, std::string_view content);
   void write_file(const std::string& rel, std::string&& content);
   // A page whose `escapes` ranges are log text to HTML-escape while writing.
@@ -99,6 +100,9 @@ class OutputDir {
   void check_payload(std::string_view payload, std::string_view md5);
   // Copies the file at `src` (absolute or relative to the working folder).
   void copy_file(const std::string& rel, const std::string& src);
+  // Writes `head` to `rel`, then moves the output folder's file `part` after
+  // it (copied in the background, `part` removed now).
+  void move_after(const std::string& rel, std::string_view head, const std::string& part);
   // Opens for streaming from the calling thread (raw.log, raw.jsonl, chromium events).
   FILE* open_raw(const std::string& rel);
   // Waits until every queued file is written.
@@ -123,13 +127,17 @@ class OutputDir {
   using Batch = std::vector<Job>;
   void enqueue(Job job);
   void flush_pending();
+  size_t run_queued(std::unique_lock<std::mutex>& lock);
   void run_batch(Batch& batch);
+  void check_md5(Batch& jobs);
+  void flush_md5();
   void run_job(const Job& job, std::string* scratch);
   // A file copy in progress: done a piece at a time between batches.
   struct Copy {
     int in = -1, out = -1;
     bool plain = false;  // read/write instead of copy_file_range
   };
+  void start_copy(const std::string& rel, int in, std::string_view head);
   bool copy_ready() const;
   void copy_step(std::unique_lock<std::mutex>& lock, size_t bytes);
   bool copy_chunk(Copy* c, size_t bytes);
@@ -156,8 +164,14 @@ class OutputDir {
   // Buffers the writers are done with, and those the producer took from them.
   std::mutex pool_mu_;
   std::vector<std::string> pool_;
+  size_t pool_bytes_ = 0;  // capacity held in pool_
   std::vector<std::string> producer_pool_;
   void give_back(Batch& batch);
+
+  // Payloads written (or only to check) whose digests are still to check.
+  std::mutex md5_mu_;
+  Batch md5_jobs_;
+  size_t md5_bytes_ = 0;
 
   std::mutex mu_;
   std::condition_variable has_work_, has_room_;

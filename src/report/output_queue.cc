@@ -16,21 +16,27 @@ namespace tlscope::report {
 namespace {
 // Memory held by queued files (their buffers' capacity) beyond which the
 // producer waits: bounds memory on huge logs.
-constexpr size_t kMaxQueuedBytes = 64u << 20;
-// Buffers kept for reuse: at most this many, each at most this large.
-constexpr size_t kPoolBuffers = 32;
-constexpr size_t kPoolBufferBytes = 512u << 10;
+constexpr size_t kMaxQueuedBytes = 8u << 20;
+// Buffers kept for reuse: this much memory on each side of the pool, in
+// buffers of at most this size. Reused buffers spare the kernel from handing
+// out and zeroing fresh pages, which costs more than the copies themselves.
+constexpr size_t kPoolBytes = 6u << 20;
+constexpr size_t kPoolBufferBytes = 4u << 20;
+constexpr size_t kPoolMinBufferBytes = 4u << 10;
 // A pending copy advances by this much after each batch (at least), and by
 // the larger step when there is nothing else to do.
 constexpr size_t kBatchCopyBytes = 1u << 20;
 constexpr size_t kIdleCopyBytes = 8u << 20;
+// Payloads are checked once this many wait, or this many bytes.
+constexpr size_t kMd5Messages = 1024;
+constexpr size_t kMd5Bytes = 4u << 20;
 // A batch goes to the writers when it holds this many bytes or jobs.
 constexpr size_t kBatchBytes = 2u << 20;
 constexpr size_t kBatchJobs = 256;
 }  // namespace
 
-// Each writer takes every batch that is waiting, so that its MD5 checks can
-// fill the lanes of md5_many.
+// The writer takes one batch at a time; the MD5 checks of several batches
+// are gathered (run_batch), so that they fill the lanes of md5_many.
 void OutputDir::worker() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
@@ -40,26 +46,30 @@ void OutputDir::worker() {
       copy_step(lock, kIdleCopyBytes);
       continue;
     }
-    Batch batch = std::move(queue_.front());
-    queue_.pop_front();
-    while (!queue_.empty() && threads_.size() == 1) {
-      for (auto& job : queue_.front()) batch.push_back(std::move(job));
-      queue_.pop_front();
-    }
-    ++busy_;
-    lock.unlock();
-    size_t bytes = 0;
-    for (const auto& job : batch) bytes += job.data.capacity();
-    run_batch(batch);
-    give_back(batch);
-    batch.clear();
-    lock.lock();
-    --busy_;
-    queued_bytes_ -= bytes;
+    size_t bytes = run_queued(lock);
     // A copy advances with the other files, so that no long copy holds them up.
     if (copy_ready()) copy_step(lock, std::max(kBatchCopyBytes, bytes / 2));
-    has_room_.notify_all();
   }
+}
+
+// Runs the oldest queued batch without holding `lock`; returns the memory
+// its buffers held. Batches run one at a time, in order, so that a later
+// write to the same path wins.
+size_t OutputDir::run_queued(std::unique_lock<std::mutex>& lock) {
+  Batch batch = std::move(queue_.front());
+  queue_.pop_front();
+  ++busy_;
+  lock.unlock();
+  size_t bytes = 0;
+  for (const auto& job : batch) bytes += job.data.capacity();
+  run_batch(batch);
+  give_back(batch);
+  batch.clear();
+  lock.lock();
+  --busy_;
+  queued_bytes_ -= bytes;
+  has_room_.notify_all();
+  return bytes;
 }
 
 bool OutputDir::copy_ready() const { return !copies_.empty() && !copy_busy_; }
@@ -111,34 +121,49 @@ bool OutputDir::copy_chunk(Copy* c, size_t bytes) {
   return false;
 }
 
+// The producer's side of the pool is sorted by capacity: it takes the
+// smallest buffer that fits, so that big ones stay for big files. When none
+// fits, it takes over what the writers have handed back since.
 std::string OutputDir::take_buffer(size_t size_hint) {
-  if (producer_pool_.empty()) {
-    std::lock_guard<std::mutex> lock(pool_mu_);
-    producer_pool_.swap(pool_);
-  }
-  // A buffer big enough, among the last few.
-  for (size_t i = producer_pool_.size(), tries = 0; i-- > 0 && tries < 8; ++tries) {
-    if (producer_pool_[i].capacity() < size_hint) continue;
-    std::string s = std::move(producer_pool_[i]);
-    producer_pool_[i] = std::move(producer_pool_.back());
-    producer_pool_.pop_back();
-    return s;
+  auto by_capacity = [](const std::string& a, const std::string& b) {
+    return a.capacity() < b.capacity();
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    auto fit = std::lower_bound(producer_pool_.begin(), producer_pool_.end(), size_hint,
+                                [](const std::string& s, size_t n) { return s.capacity() < n; });
+    if (fit != producer_pool_.end()) {
+      std::string s = std::move(*fit);
+      producer_pool_.erase(fit);
+      return s;
+    }
+    if (pass == 1) break;
+    {
+      std::lock_guard<std::mutex> lock(pool_mu_);
+      if (pool_.empty()) break;
+      for (auto& b : pool_) producer_pool_.push_back(std::move(b));
+      pool_.clear();
+      pool_bytes_ = 0;
+    }
+    std::sort(producer_pool_.begin(), producer_pool_.end(), by_capacity);
+    // Bounded like the writers' side: the smallest go first.
+    size_t held = 0;
+    for (const auto& b : producer_pool_) held += b.capacity();
+    size_t drop = 0;
+    while (held > kPoolBytes && drop < producer_pool_.size()) held -= producer_pool_[drop++].capacity();
+    producer_pool_.erase(producer_pool_.begin(), producer_pool_.begin() + static_cast<ptrdiff_t>(drop));
   }
   std::string s;
-  if (!producer_pool_.empty()) {
-    s = std::move(producer_pool_.back());
-    producer_pool_.pop_back();
-  }
-  s.reserve(size_hint);
+  s.reserve(size_hint);  // none big enough: keep the smaller ones for smaller files
   return s;
 }
 
 void OutputDir::give_back(Batch& batch) {
   std::lock_guard<std::mutex> lock(pool_mu_);
   for (auto& job : batch) {
-    if (pool_.size() >= kPoolBuffers) break;
-    if (job.data.capacity() > kPoolBufferBytes) continue;
+    size_t cap = job.data.capacity();
+    if (cap < kPoolMinBufferBytes || cap > kPoolBufferBytes || pool_bytes_ + cap > kPoolBytes) continue;
     job.data.clear();
+    pool_bytes_ += cap;
     pool_.push_back(std::move(job.data));
   }
 }
@@ -153,7 +178,12 @@ void OutputDir::flush_pending() {
     bytes = std::exchange(pending_bytes_, 0);
   }
   std::unique_lock<std::mutex> lock(mu_);
-  has_room_.wait(lock, [&] { return queued_bytes_ < kMaxQueuedBytes; });
+  // A full queue means the writers are behind: rather than wait, move a
+  // pending copy on (batches stay with the writers, which keep their order).
+  while (queued_bytes_ >= kMaxQueuedBytes) {
+    if (copy_ready()) copy_step(lock, kBatchCopyBytes);
+    else has_room_.wait(lock);
+  }
   queued_bytes_ += bytes;
   queue_.push_back(std::move(batch));
   lock.unlock();
@@ -161,10 +191,16 @@ void OutputDir::flush_pending() {
 }
 
 void OutputDir::drain() {
-  if (threads_.empty()) return;
-  flush_pending();
-  std::unique_lock<std::mutex> lock(mu_);
-  has_room_.wait(lock, [this] { return queue_.empty() && busy_ == 0 && copies_.empty(); });
+  if (!threads_.empty()) {
+    flush_pending();
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      if (copy_ready()) copy_step(lock, kIdleCopyBytes);
+      else if (queue_.empty() && busy_ == 0 && copies_.empty()) break;
+      else has_room_.wait(lock);
+    }
+  }
+  flush_md5();
 }
 
 void OutputDir::write_file(const std::string& rel, std::string_view content) {
@@ -209,15 +245,37 @@ void OutputDir::check_payload(std::string_view payload, std::string_view md5) {
 
 void OutputDir::copy_file(const std::string& rel, const std::string& src) {
   if (discard_) return;
-  Copy c;
-  c.in = ::open(src.c_str(), O_RDONLY | O_CLOEXEC);
-  if (c.in < 0) {
+  int in = ::open(src.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) {
     ++errors_;
     return;
   }
+  start_copy(rel, in, {});
+}
+
+void OutputDir::move_after(const std::string& rel, std::string_view head, const std::string& part) {
+  if (discard_) return;
+  int in = ::openat(root_fd_, part.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (in < 0) {
+    ++errors_;
+    return;
+  }
+  ::unlinkat(root_fd_, part.c_str(), 0);  // still readable through `in`
+  start_copy(rel, in, head);
+}
+
+void OutputDir::start_copy(const std::string& rel, int in, std::string_view head) {
+  Copy c;
+  c.in = in;
   c.out = create(rel);
   if (c.out < 0) {
     ::close(c.in);
+    return;
+  }
+  if (!write_all(c.out, head)) {
+    ++errors_;
+    ::close(c.in);
+    ::close(c.out);
     return;
   }
   if (threads_.empty()) {
@@ -249,21 +307,49 @@ void OutputDir::enqueue(Job job) {
   if (full) flush_pending();
 }
 
+// Files are written at once; payloads to check wait in md5_jobs_ until there
+// are enough of them to keep the lanes of md5_many busy (a file batch holds
+// only a few, and one long payload among them would leave most lanes idle).
 void OutputDir::run_batch(Batch& batch) {
-  std::vector<std::string_view> payloads;
-  std::vector<const Job*> checked;
-  for (const auto& job : batch) {
-    if (job.md5.empty()) continue;
-    payloads.push_back(job.data);
-    checked.push_back(&job);
-  }
-  std::vector<trace::Md5Digest> digests(payloads.size());
-  trace::md5_many(payloads.data(), payloads.size(), digests.data());
-  for (size_t i = 0; i < checked.size(); ++i)
-    if (!trace::md5_hex_equals(digests[i], checked[i]->md5)) ++md5_failures_;
   thread_local std::string scratch;  // escaped pages; keeps its room
   for (const auto& job : batch) run_job(job, &scratch);
   if (scratch.capacity() > kPoolBufferBytes) std::string().swap(scratch);
+  Batch to_hash;
+  {
+    std::lock_guard<std::mutex> lock(md5_mu_);
+    for (auto& job : batch) {
+      if (job.md5.empty()) continue;
+      md5_bytes_ += job.data.size();
+      md5_jobs_.push_back(std::move(job));
+    }
+    if (md5_jobs_.size() < kMd5Messages && md5_bytes_ < kMd5Bytes) return;
+    to_hash.swap(md5_jobs_);
+    md5_bytes_ = 0;
+  }
+  check_md5(to_hash);
+}
+
+// Checks the digests of `jobs` side by side, then recycles their buffers.
+void OutputDir::check_md5(Batch& jobs) {
+  std::vector<std::string_view> payloads;
+  payloads.reserve(jobs.size());
+  for (const auto& job : jobs) payloads.push_back(job.data);
+  std::vector<trace::Md5Digest> digests(payloads.size());
+  trace::md5_many(payloads.data(), payloads.size(), digests.data());
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (!trace::md5_hex_equals(digests[i], jobs[i].md5)) ++md5_failures_;
+  give_back(jobs);
+}
+
+// The payloads still waiting for their check (called once the writers are idle).
+void OutputDir::flush_md5() {
+  Batch to_hash;
+  {
+    std::lock_guard<std::mutex> lock(md5_mu_);
+    to_hash.swap(md5_jobs_);
+    md5_bytes_ = 0;
+  }
+  if (!to_hash.empty()) check_md5(to_hash);
 }
 
 void OutputDir::run_job(const Job& job, std::string* scratch) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -39,7 +40,7 @@ ReportBuilder::ReportBuilder(model::ReportModel* model, OutputDir* out, const Op
   // Large stream buffers: a few hundred write calls instead of thousands.
   for (auto [f, buf] : {std::pair{raw_jsonl_part_, &raw_jsonl_buf_}, std::pair{chromium_, &chromium_buf_}}) {
     if (!f) continue;
-    *buf = std::make_unique<char[]>(kStreamBuffer);
+    *buf = std::make_unique_for_overwrite<char[]>(kStreamBuffer);
     std::setvbuf(f, buf->get(), _IOFBF, kStreamBuffer);
   }
   std::time_t now = std::time(nullptr);
@@ -298,6 +299,18 @@ void ReportBuilder::finish() {
     chromium_ = nullptr;
   }
   assemble_raw_jsonl();
+  // The diagnosis only reads the model: it runs beside the files below.
+  analysis::DoctorReport doctor;
+  std::string summary;
+  Html doctor_page;
+  std::thread diagnosis;
+  if (!opts_.export_mode) {
+    diagnosis = std::thread([&] {
+      doctor = analysis::diagnose(*model_);
+      summary = summary_json(doctor, model_->input_path, opts_);
+      doctor_page = doctor_html(doctor);
+    });
+  }
   write_static_assets(*out_);
   write_failures_page(*model_, *out_, opts_);
   write_compile_directory(*model_, *out_);
@@ -305,41 +318,26 @@ void ReportBuilder::finish() {
   // the index count every MD5 mismatch (the provenance pages also read back
   // files written above).
   out_->drain();
+  if (diagnosis.joinable()) diagnosis.join();
   model_->stats.fail_payload_md5 += out_->take_md5_failures();
   if (opts_.provenance) write_provenance_pages(*model_, *out_, opts_);
   if (opts_.export_mode) {
     write_export_index(*model_, *out_, opts_);
     return;
   }
-  analysis::DoctorReport doctor = analysis::diagnose(*model_);
-  out_->write_file("summary.json", summary_json(doctor, model_->input_path, opts_));
-  write_index(*model_, *out_, opts_, doctor_html(doctor));
+  out_->write_file("summary.json", std::move(summary));
+  write_index(*model_, *out_, opts_, doctor_page);
 }
 
 // raw.jsonl starts with the string table, known only at the end: the record
-// lines went to a part file, now appended after it.
+// lines went to a part file, now moved after it (by the writer thread).
 void ReportBuilder::assemble_raw_jsonl() {
   if (!raw_jsonl_part_) return;
-  std::fflush(raw_jsonl_part_);
-  std::rewind(raw_jsonl_part_);
-  FILE* f = out_->open_raw("raw.jsonl");
-  if (f) {
-    std::string head = string_table_json(model_->strings);
-    head += '\n';
-    std::fwrite(head.data(), 1, head.size(), f);
-    std::vector<char> buf(1 << 20);
-    // The part file was opened write-only; read it back by name.
-    std::fclose(raw_jsonl_part_);
-    raw_jsonl_part_ = nullptr;
-    std::string part = out_->root() + "/" + kRawJsonlPart;
-    if (FILE* in = std::fopen(part.c_str(), "rb")) {
-      size_t n;
-      while ((n = std::fread(buf.data(), 1, buf.size(), in)) > 0) std::fwrite(buf.data(), 1, n, f);
-      std::fclose(in);
-    }
-    std::fclose(f);
-    std::remove(part.c_str());
-  }
+  std::fclose(raw_jsonl_part_);
+  raw_jsonl_part_ = nullptr;
+  std::string head = string_table_json(model_->strings);
+  head += '\n';
+  out_->move_after("raw.jsonl", head, kRawJsonlPart);
 }
 
 }  // namespace tlscope::report

@@ -101,7 +101,7 @@ void handle_output_code(ReportBuilder& b, RecordContext& ctx) {
     return;
   }
   std::string rel = b.add_file(ctx, name + ".html", false);
-  auto w = b.out().open(rel);
+  auto w = b.out().open(rel, ctx.rec.payload.size() + (16u << 10));  // the code, and the page around it
   if (!w) return;
   Html head = base_root();
   head += Html::trusted("<link rel=\"stylesheet\" href=\"static/highlight.css\">");
