@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -204,6 +205,81 @@ TEST(LineReader, StripsCarriageReturnAndNumbersPhysicalLines) {
         {"V0403 07:28:48.051000 1 a.py:1] {}", 1}, {"\tpayload", 2}, {"", 3}, {"", 4}, {"last", 5}};
     EXPECT_EQ(got, want) << "chunk " << chunk;
     EXPECT_TRUE(r.error().empty());
+  }
+}
+
+
+// read_tab_lines, which copies whole runs of payload lines at once, against
+// the same lines read one at a time with next(): random logs with CRLF
+// endings, empty lines, TAB-only lines, long lines, a missing final newline,
+// and reads of every size so that lines straddle the reader's refills.
+std::string reference_tab_lines(tlscope::io::LineReader* r, uint64_t* last_line) {
+  std::string out;
+  bool first = true;
+  tlscope::io::Line line;
+  while (r->next(&line)) {
+    if (line.text.empty()) continue;
+    if (line.text[0] != '\t') {
+      r->unread();
+      break;
+    }
+    if (!first) out += '\n';
+    first = false;
+    out.append(line.text.substr(1));
+    *last_line = line.number;
+  }
+  return out;
+}
+
+std::string random_log(std::mt19937* rng) {
+  std::string log;
+  auto pick = [&](unsigned n) { return (*rng)() % n; };
+  size_t records = 1 + pick(60);
+  for (size_t i = 0; i < records; ++i) {
+    log += "V0403 07:28:48.051000 1 a.py:1] {\"str\": " + std::to_string(i) + "}";
+    log += pick(8) == 0 ? "\r\n" : "\n";
+    size_t lines = pick(4) == 0 ? 0 : pick(40);
+    for (size_t k = 0; k < lines; ++k) {
+      switch (pick(12)) {
+        case 0: log += "\n"; continue;             // empty line inside a payload
+        case 1: log += "\r\n"; continue;          // a line that is only '\r'
+        case 2: log += "\t\n"; continue;          // TAB only
+        case 3: log += "\t" + std::string(3000 + pick(3000), 'L') + "\n"; continue;
+        default: break;
+      }
+      log += '\t';
+      size_t len = pick(90);
+      for (size_t c = 0; c < len; ++c) log += static_cast<char>(pick(20) == 0 ? '\t' : 'a' + pick(26));
+      if (pick(30) == 0) log += '\r';
+      log += '\n';
+    }
+  }
+  if (pick(2) == 0 && !log.empty()) log.pop_back();  // no final newline
+  return log;
+}
+
+TEST(LineReader, TabLinesMatchLineByLineReading) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 60; ++round) {
+    std::string log = random_log(&rng);
+    for (size_t chunk : {size_t{1}, size_t{7}, size_t{100}, size_t{4096}, size_t{1} << 22}) {
+      tlscope::io::LineReader fast(std::make_unique<StringSource>(log, chunk));
+      tlscope::io::LineReader slow(std::make_unique<StringSource>(log, chunk));
+      tlscope::io::Line a, b;
+      for (;;) {
+        bool more_a = fast.next(&a), more_b = slow.next(&b);
+        ASSERT_EQ(more_a, more_b) << "round " << round << " chunk " << chunk;
+        if (!more_a) break;
+        ASSERT_EQ(a.text, b.text);
+        ASSERT_EQ(a.number, b.number);
+        uint64_t last_a = 0, last_b = 0;
+        std::string got;
+        fast.read_tab_lines(&got, &last_a);
+        std::string want = reference_tab_lines(&slow, &last_b);
+        ASSERT_EQ(got, want) << "round " << round << " chunk " << chunk << " after line " << a.number;
+        ASSERT_EQ(last_a, last_b);
+      }
+    }
   }
 }
 
