@@ -4,8 +4,9 @@
 #   bash bench/run_bench.sh [BINARY] [SIZES_MB...]          (default: build/tlscope 100 1000)
 #   bash bench/run_bench.sh [BINARY] --ranks 64 --rank-mb 50 (multi-rank, --all-ranks-html)
 #
-# Options: --seed N (generator seed, default 1), --repeat N (runs per measurement,
-# best time / highest RSS kept, default 1), --keep-out (keep the report folders).
+# Options: --seed N (generator seed, default 1), --repeat N (rounds of every
+# measurement, best time / highest RSS kept, default 1), --keep-out (keep the
+# report folders).
 # Work dir: $TLSCOPE_BENCH_DIR (default /tmp/tlscope_bench). Generated logs are kept
 # there and reused when a later run asks for the same size and seed.
 set -euo pipefail
@@ -23,7 +24,7 @@ SEED=1
 REPEAT=1
 KEEP_OUT=0
 
-usage() { sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 first=1
 while [ $# -gt 0 ]; do
@@ -80,29 +81,26 @@ PY
   }
 fi
 
-# measure LABEL CMD... -> sets M_SEC (best of $REPEAT), M_RSS_KB (max); logs stderr
-# of the last run to $LOGS/LABEL.stderr.  Returns the command's exit status.
-# Before every run (untimed) the path in $M_CLEAN is removed, so that each run
+# run_once LABEL CMD... -> one timed run: sets R_SEC and R_RSS_KB; stdout and
+# stderr go to $LOGS/LABEL.stdout|stderr.  Returns the command's exit status.
+# Before the run (untimed) the path in $M_CLEAN is removed, so that every run
 # writes into the same empty place and none pays for deleting the last one's output.
 M_CLEAN=""
-measure() {
+run_once() {
   local label="$1"; shift
-  local best="" rss=0 i t0 t1 sec r rc=0
-  for ((i = 0; i < REPEAT; i++)); do
-    [ -n "$M_CLEAN" ] && rm -rf "$M_CLEAN"
-    t0=$(date +%s%N)
-    rss_wrap "$LOGS/$label.time" "$@" >"$LOGS/$label.stdout" 2>"$LOGS/$label.stderr" || rc=$?
-    t1=$(date +%s%N)
-    [ $rc -ne 0 ] && break
-    sec=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    [ "$PY_TIMER" -eq 1 ] && sec=$(awk '{ print $1 }' "$LOGS/$label.time" | tail -1)
-    r=$(awk '{ print $2 }' "$LOGS/$label.time" | tail -1)
-    if [ -z "$best" ] || awk -v a="$sec" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$sec; fi
-    [ "${r:-0}" -gt "$rss" ] && rss=$r
-  done
-  M_SEC="${best:-nan}"; M_RSS_KB=$rss
+  local t0 t1 rc=0
+  [ -n "$M_CLEAN" ] && rm -rf "$M_CLEAN"
+  t0=$(date +%s%N)
+  rss_wrap "$LOGS/$label.time" "$@" >"$LOGS/$label.stdout" 2>"$LOGS/$label.stderr" || rc=$?
+  t1=$(date +%s%N)
+  R_SEC=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  [ "$PY_TIMER" -eq 1 ] && R_SEC=$(awk '{ print $1 }' "$LOGS/$label.time" | tail -1)
+  R_RSS_KB=$(awk '{ print $2 }' "$LOGS/$label.time" | tail -1)
   return $rc
 }
+
+min_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
+median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 bytes_of() { du -sb "$@" | awk '{ s += $1 } END { print s }'; }
 
@@ -138,60 +136,68 @@ ensure_rank_dir() {
 
 ROWS=()
 FAILED=0
-# row SIZE_BYTES CAT_S CP_S CP_REPORT_S TOOL_S RSS_KB STATUS
+# row SIZE_BYTES CAT_S CP_S CP_REPORT_S TOOL_S RSS_KB STATUS MEDIAN_RATIO
 row() {
-  ROWS+=("$(awk -v b="$1" -v c="$2" -v p="$3" -v q="$4" -v t="$5" -v r="$6" -v st="$7" 'BEGIN {
+  ROWS+=("$(awk -v b="$1" -v c="$2" -v p="$3" -v q="$4" -v t="$5" -v r="$6" -v st="$7" -v med="$8" 'BEGIN {
     mb = b / 1e6
-    if (st != "ok") { printf "%10.1f %8.3f %8.3f %10s %10s %8s %8s %10s %12s", mb, c, p, "-", st, "-", "-", "-", "-"; exit }
-    printf "%10.1f %8.3f %8.3f %10.3f %10.3f %8.1f %8.2f %10.2f %12.1f", mb, c, p, q, t, (t > 0 ? mb / t : 0), (p > 0 ? t / p : 0), (q > 0 ? t / q : 0), r / 1024 }')")
+    if (st != "ok") { printf "%10.1f %8.3f %8.3f %10s %10s %8s %8s %8s %10s %12s", mb, c, p, "-", st, "-", "-", "-", "-", "-"; exit }
+    printf "%10.1f %8.3f %8.3f %10.3f %10.3f %8.1f %8.2f %8s %10.2f %12.1f", mb, c, p, q, t, (t > 0 ? mb / t : 0), (p > 0 ? t / p : 0), med, (q > 0 ? t / q : 0), r / 1024 }')")
 }
 
 print_table() {
   echo
   echo "binary: $BIN"
   echo "page cache: inputs were read once with cat before timing (warm cache; dropping caches needs root)."
-  printf "%10s %8s %8s %10s %10s %8s %8s %10s %12s\n" "size_MB" "cat_s" "cp_s" "cp_rep_s" "tlscope_s" "MB/s" "x_cp" "x_cp_rep" "peak_RSS_MB"
+  echo "each of $REPEAT rounds times cat, cp, tlscope and cp -r of the report back to back; the columns"
+  echo "show the best time of each, x_cp = best tlscope / best cp, x_cp_med = median over rounds of"
+  echo "tlscope / cp in the same round."
+  printf "%10s %8s %8s %10s %10s %8s %8s %8s %10s %12s\n" "size_MB" "cat_s" "cp_s" "cp_rep_s" "tlscope_s" "MB/s" "x_cp" "x_cp_med" "x_cp_rep" "peak_RSS_MB"
   local r
   for r in "${ROWS[@]}"; do echo "$r"; done
 }
 
 # bench_input LABEL COPY_PATH OUTDIR INPUT... -- TOOL_ARGS...
-# Warm the cache, then time cat, cp and the tool on the same input, then cp -r
-# of the report; appends a table row.
+# Warms the cache, then runs $REPEAT rounds of: cat, cp and the tool on the same
+# input, then cp -r of the report (the floor for writing that report at all:
+# its files and bytes, nothing to compute). Rounds interleave the commands so
+# that the machine's slow and fast spells touch them alike. Appends a table row.
 bench_input() {
   local label="$1" copy="$2" out="$3"; shift 3
-  local inputs=() status=ok cat_s cp_s size
+  local inputs=() status=ok size i
+  local cat_s="" cp_s="" tool_s="" report_s="" tool_rss=0 ratios=()
   while [ "$1" != "--" ]; do inputs+=("$1"); shift; done; shift
   size=$(bytes_of "${inputs[@]}")
   cat "${inputs[@]}" >/dev/null                      # warm the page cache (not timed)
-  measure "$label.cat" sh -c 'cat "$@" >/dev/null' sh "${inputs[@]}"; cat_s=$M_SEC
-  M_CLEAN="$copy"
-  if [ ${#inputs[@]} -eq 1 ] && [ -f "${inputs[0]}" ]; then
-    measure "$label.cp" cp "${inputs[0]}" "$copy"
-  else
-    measure "$label.cp" sh -c 'mkdir -p "$0" && cp "$@" "$0/"' "$copy" "${inputs[@]}"
-  fi
-  cp_s=$M_SEC
-  rm -rf "$copy"
   echo "running: $BIN $* " >&2
-  M_CLEAN="$out"
-  if ! measure "$label.tlscope" "$BIN" "$@"; then
-    status=FAIL; FAILED=1
-    echo "tlscope failed on $label; last lines of stderr:" >&2
-    tail -n 15 "$LOGS/$label.tlscope.stderr" >&2 || true
-  else
-    echo "  report: $out ($(du -sm "$out" 2>/dev/null | cut -f1) MB, $(find "$out" -type f | wc -l) files)" >&2
-  fi
-  local tool_s=$M_SEC tool_rss=$M_RSS_KB report_s=nan
-  # The floor for writing this report at all: copy the finished report folder
-  # (its files and bytes, nothing to compute) on the same file system.
-  if [ "$status" = ok ]; then
+  for ((i = 0; i < REPEAT; i++)); do
+    M_CLEAN=""
+    run_once "$label.cat" sh -c 'cat "$@" >/dev/null' sh "${inputs[@]}"; cat_s=$(min_of "$cat_s" "$R_SEC")
+    M_CLEAN="$copy"
+    if [ ${#inputs[@]} -eq 1 ] && [ -f "${inputs[0]}" ]; then
+      run_once "$label.cp" cp "${inputs[0]}" "$copy"
+    else
+      run_once "$label.cp" sh -c 'mkdir -p "$0" && cp "$@" "$0/"' "$copy" "${inputs[@]}"
+    fi
+    local cp_round=$R_SEC
+    cp_s=$(min_of "$cp_s" "$R_SEC")
+    rm -rf "$copy"
+    M_CLEAN="$out"
+    if ! run_once "$label.tlscope" "$BIN" "$@"; then
+      status=FAIL; FAILED=1
+      echo "tlscope failed on $label; last lines of stderr:" >&2
+      tail -n 15 "$LOGS/$label.tlscope.stderr" >&2 || true
+      break
+    fi
+    tool_s=$(min_of "$tool_s" "$R_SEC")
+    [ "${R_RSS_KB:-0}" -gt "$tool_rss" ] && tool_rss=$R_RSS_KB
+    ratios+=("$(awk -v t="$R_SEC" -v p="$cp_round" 'BEGIN { printf "%.2f", (p > 0 ? t / p : 0) }')")
     M_CLEAN="$out.copy"
-    measure "$label.cp_report" cp -r "$out" "$out.copy" && report_s=$M_SEC
+    run_once "$label.cp_report" cp -r "$out" "$out.copy" && report_s=$(min_of "$report_s" "$R_SEC")
     rm -rf "$out.copy"
-  fi
+  done
   M_CLEAN=""
-  row "$size" "$cat_s" "$cp_s" "$report_s" "$tool_s" "$tool_rss" "$status"
+  [ "$status" = ok ] && echo "  report: $out ($(du -sm "$out" 2>/dev/null | cut -f1) MB, $(find "$out" -type f | wc -l) files)" >&2
+  row "$size" "$cat_s" "$cp_s" "${report_s:-nan}" "${tool_s:-nan}" "$tool_rss" "$status" "$(median_of "${ratios[@]}")"
   [ "$KEEP_OUT" -eq 1 ] || rm -rf "$out"
 }
 

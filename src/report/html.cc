@@ -143,21 +143,23 @@ Html text(std::string_view s) {
   return Html::trusted(std::move(out));
 }
 
-std::string safe_url(std::string_view url) {
+std::string_view safe_url(std::string_view url) {
   // Browsers ignore leading spaces/control characters and tabs/newlines inside
   // the scheme, so strip them before looking at it.
-  std::string probe;
+  char buf[17];
+  size_t n = 0;
   for (char c : url) {
     if (static_cast<unsigned char>(c) <= 0x20) continue;
-    probe += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (probe.size() > 16) break;
+    buf[n++] = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (n == sizeof buf) break;
   }
+  std::string_view probe(buf, n);
   size_t colon = probe.find(':');
   size_t slash = probe.find_first_of("/?#");
-  bool has_scheme = colon != std::string::npos && (slash == std::string::npos || colon < slash);
-  if (!has_scheme) return std::string(url);
-  for (const char* ok : {"http:", "https:", "ftp:", "mailto:"})
-    if (probe.rfind(ok, 0) == 0) return std::string(url);
+  bool has_scheme = colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
+  if (!has_scheme) return url;
+  for (std::string_view ok : {"http:", "https:", "ftp:", "mailto:"})
+    if (probe.substr(0, ok.size()) == ok) return url;
   return "#";
 }
 

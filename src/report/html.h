@@ -36,7 +36,8 @@ inline Html attr(std::string_view s) { return text(s); }
 
 // A link target from a log: relative paths and http(s)/ftp/mailto URLs are
 // kept; anything else (javascript:, data:, vbscript:, ...) becomes "#".
-std::string safe_url(std::string_view url);
+// Returns `url` itself or "#".
+std::string_view safe_url(std::string_view url);
 // <a href="url">label</a> with both escaped and the URL made safe.
 Html link(std::string_view url, std::string_view label);
 

@@ -124,8 +124,7 @@ void append_json(std::string* out, simdjson::dom::element e, bool pretty, int in
       }
       Field* fields = n <= 16 ? small : big.data();
       if (!sorted)
-        std::stable_sort(fields, fields + n,
-                         [](const Field& a, const Field& b) { return a.first < b.first; });
+        sort_fields(fields, fields + n, [](const Field& a, const Field& b) { return a.first < b.first; });
       out->push_back('{');
       for (size_t i = 0; i < n; ++i) {
         if (i) out->push_back(',');

@@ -4,11 +4,25 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace tlscope::report {
+
+// Sorts a few object fields (insertion sort: stable, no allocation, unlike
+// std::stable_sort's temporary buffer), or many with std::stable_sort.
+template <typename It, typename Less>
+void sort_fields(It first, It last, Less less) {
+  if (last - first > 32) return std::stable_sort(first, last, less);
+  for (It i = first + (first != last); i < last; ++i) {
+    auto v = std::move(*i);
+    It j = i;
+    for (; j != first && less(v, *(j - 1)); --j) *j = std::move(*(j - 1));
+    *j = std::move(v);
+  }
+}
 
 void append_json_string(std::string* out, std::string_view s);
 void append_json(std::string* out, simdjson::dom::element e, bool pretty, int indent = 0);

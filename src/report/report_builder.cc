@@ -239,8 +239,8 @@ void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
     append_json_string(&values_, *payload_file);
     add("payload_filename", at);
   }
-  std::stable_sort(jsonl_fields_.begin(), jsonl_fields_.end(),
-                   [](const JsonlField& a, const JsonlField& b) { return a.key < b.key; });
+  sort_fields(jsonl_fields_.begin(), jsonl_fields_.end(),
+              [](const JsonlField& a, const JsonlField& b) { return a.key < b.key; });
   line_.clear();
   line_ += '{';
   for (size_t i = 0; i < jsonl_fields_.size(); ++i) {

@@ -5,10 +5,7 @@
 
 namespace tlscope::report {
 
-Slot::Slot(std::string_view n, Html v)
-    : name(n), write([v = std::move(v)](PageWriter& w) { w.put(v); }) {}
-
-void render(PageWriter& out, std::string_view template_name, const std::vector<Slot>& slots) {
+void render(PageWriter& out, std::string_view template_name, std::initializer_list<Slot> slots) {
   std::string_view t = asset(template_name);
   size_t pos = 0;
   while (pos < t.size()) {
@@ -20,7 +17,8 @@ void render(PageWriter& out, std::string_view template_name, const std::vector<S
     std::string_view name = t.substr(open + 2, close - open - 2);
     for (const Slot& s : slots)
       if (s.name == name) {
-        s.write(out);
+        if (s.has_write) s.write(out);
+        else out.put(s.value);
         break;
       }
     pos = close + 2;

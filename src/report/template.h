@@ -3,11 +3,10 @@
 // straight into the page, so large lists stream instead of piling up.
 #pragma once
 
-#include <functional>
-#include <string>
+#include <initializer_list>
 #include <string_view>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "report/html.h"
 
@@ -15,14 +14,37 @@ namespace tlscope::report {
 
 class PageWriter;
 
+// A callback that writes into the page, held by reference: a Slot lives only
+// for the render() call it is written in (no copy, no allocation).
+class SlotWriter {
+ public:
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, SlotWriter> &&
+                                                    std::is_invocable_v<F&, PageWriter&>>>
+  SlotWriter(F&& f)  // NOLINT: converts from any callable, like std::function
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, PageWriter& w) { (*static_cast<std::remove_reference_t<F>*>(o))(w); }) {}
+  void operator()(PageWriter& w) const { call_(obj_, w); }
+
+ private:
+  void* obj_;
+  void (*call_)(void*, PageWriter&);
+};
+
 struct Slot {
   std::string_view name;
-  std::function<void(PageWriter&)> write;
-  Slot(std::string_view n, Html v);
-  Slot(std::string_view n, std::function<void(PageWriter&)> f) : name(n), write(std::move(f)) {}
+  Html value;  // written when there is no callback
+  SlotWriter write;
+  bool has_write = false;
+  Slot(std::string_view n, Html v) : name(n), value(std::move(v)), write(kNothing) {}
+  Slot(std::string_view n, SlotWriter f) : name(n), write(f), has_write(true) {}
+
+ private:
+  static void nothing(PageWriter&) {}
+  static constexpr void (*kNothing)(PageWriter&) = &nothing;
 };
 
 // Renders asset `name`; unknown slots are left empty, unused values ignored.
-void render(PageWriter& out, std::string_view template_name, const std::vector<Slot>& slots);
+// Written as render(out, "page.html", {{"title", text(t)}, {"rows", [&](PageWriter& p) {...}}}).
+void render(PageWriter& out, std::string_view template_name, std::initializer_list<Slot> slots);
 
 }  // namespace tlscope::report
