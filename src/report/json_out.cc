@@ -34,23 +34,9 @@ void append_int(std::string* out, Int v) {
 }
 }  // namespace
 
-void append_json_string(std::string* out, std::string_view s) {
-  if (!simdjson::validate_utf8(s.data(), s.size())) {
-    // JSON must be UTF-8: invalid bytes become U+FFFD (text from a log prefix).
-    std::string fixed;
-    for (size_t i = 0; i < s.size();) {
-      size_t n = utf8_sequence_length(s, i);
-      if (n == 0) {
-        fixed += "\xEF\xBF\xBD";
-        ++i;
-      } else {
-        fixed.append(s.data() + i, n);
-        i += n;
-      }
-    }
-    append_json_string(out, fixed);
-    return;
-  }
+namespace {
+// `s` is valid UTF-8 (a string simdjson has parsed, which it validated).
+void append_valid_json_string(std::string* out, std::string_view s) {
   out->push_back('"');
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -75,6 +61,27 @@ void append_json_string(std::string* out, std::string_view s) {
   }
   out->append(s.data() + start, s.size() - start);
   out->push_back('"');
+}
+}  // namespace
+
+void append_json_string(std::string* out, std::string_view s) {
+  if (!simdjson::validate_utf8(s.data(), s.size())) {
+    // JSON must be UTF-8: invalid bytes become U+FFFD (text from a log prefix).
+    std::string fixed;
+    for (size_t i = 0; i < s.size();) {
+      size_t n = utf8_sequence_length(s, i);
+      if (n == 0) {
+        fixed += "\xEF\xBF\xBD";
+        ++i;
+      } else {
+        fixed.append(s.data() + i, n);
+        i += n;
+      }
+    }
+    append_json_string(out, fixed);
+    return;
+  }
+  append_valid_json_string(out, s);
 }
 
 void append_json_int(std::string* out, int64_t v) { append_int(out, v); }
@@ -129,7 +136,7 @@ void append_json(std::string* out, simdjson::dom::element e, bool pretty, int in
       for (size_t i = 0; i < n; ++i) {
         if (i) out->push_back(',');
         if (pretty) newline(out, indent + 1);
-        append_json_string(out, fields[i].first);
+        append_valid_json_string(out, fields[i].first);
         out->append(pretty ? ": " : ":");
         append_json(out, fields[i].second, pretty, indent + 1);
       }
@@ -155,7 +162,7 @@ void append_json(std::string* out, simdjson::dom::element e, bool pretty, int in
       out->push_back(']');
       return;
     }
-    case T::STRING: append_json_string(out, e.get_string().value_unsafe()); return;
+    case T::STRING: append_valid_json_string(out, e.get_string().value_unsafe()); return;
     case T::INT64: append_int(out, e.get_int64().value_unsafe()); return;
     case T::UINT64: append_int(out, e.get_uint64().value_unsafe()); return;
     case T::DOUBLE: append_json_double(out, e.get_double().value_unsafe()); return;

@@ -196,6 +196,34 @@ void ReportBuilder::note_provenance_sources(const RecordContext& ctx, size_t fir
 
 // F17: the envelope plus timestamp, thread, pathname, lineno (and
 // payload_filename), keys sorted, one compact line.
+namespace {
+// "YYYY-MM-DDThh:mm:ss.uuuuuuZ", quoted. The prefix's fields come from two
+// digits each (six for the microseconds), so they always fit.
+void append_digits(std::string* out, uint64_t v, int width) {
+  char d[20];
+  for (int i = width - 1; i >= 0; --i, v /= 10) d[i] = static_cast<char>('0' + v % 10);
+  out->append(d, static_cast<size_t>(width));
+}
+
+void append_timestamp(std::string* out, int year, const trace::GlogPrefix& p) {
+  out->push_back('"');
+  append_digits(out, static_cast<uint64_t>(year), 4);
+  out->push_back('-');
+  append_digits(out, p.month, 2);
+  out->push_back('-');
+  append_digits(out, p.day, 2);
+  out->push_back('T');
+  append_digits(out, p.hour, 2);
+  out->push_back(':');
+  append_digits(out, p.minute, 2);
+  out->push_back(':');
+  append_digits(out, p.second, 2);
+  out->push_back('.');
+  append_digits(out, p.micros, 6);
+  out->append("Z\"");
+}
+}  // namespace
+
 void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
                                          const std::optional<std::string>& payload_file) {
   if (!raw_jsonl_part_) return;
@@ -219,11 +247,7 @@ void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
   }
   const auto& p = rec.prefix;
   size_t at = values_.size();
-  char ts[40];
-  int n = std::snprintf(ts, sizeof ts, "\"%04d-%02u-%02uT%02u:%02u:%02u.%06uZ\"", year_,
-                        unsigned(p.month), unsigned(p.day), unsigned(p.hour), unsigned(p.minute),
-                        unsigned(p.second), unsigned(p.micros));
-  values_.append(ts, static_cast<size_t>(std::clamp(n, 0, static_cast<int>(sizeof ts) - 1)));
+  append_timestamp(&values_, year_, p);
   add("timestamp", at);
   at = values_.size();
   append_json_uint(&values_, p.thread);

@@ -1,6 +1,8 @@
 // Stack and stack-trie markup (REPORT_FEATURES F38).
 #include <fmt/format.h>
 
+#include <iterator>
+
 #include "report/writers.h"
 
 namespace tlscope::report {
@@ -10,14 +12,14 @@ void frame_html(std::string* s, const model::Frame& f, const trace::StringTable&
   std::string raw = f.raw_filename(strings);
   std::string file = f.display_filename(strings);
   if (auto n = model::eval_with_key_number(raw)) {
-    *s += fmt::format("<a href='dump_file/eval_with_key_{}.html#L{}'>", *n, f.line);
+    fmt::format_to(std::back_inserter(*s), "<a href='dump_file/eval_with_key_{}.html#L{}'>", *n, f.line);
     append_escaped(s, file);
-    *s += fmt::format(":{}</a> in ", f.line);
+    fmt::format_to(std::back_inserter(*s), ":{}</a> in ", f.line);
     append_escaped(s, f.name);
     return;
   }
   append_escaped(s, file);
-  *s += fmt::format(":{} in ", f.line);
+  fmt::format_to(std::back_inserter(*s), ":{} in ", f.line);
   append_escaped(s, f.name);
   *s += "<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class='frame-loc'>";
   append_escaped(s, f.loc);
@@ -34,7 +36,7 @@ void links_html(std::string* s, const model::StackTrie::Node& n, const model::Re
     std::string label = id->display();
     *s += "<a href='#";
     append_escaped(s, label);
-    *s += fmt::format("' class='{}'>", model::status_class(m->status_of(id)));
+    fmt::format_to(std::back_inserter(*s), "' class='{}'>", model::status_class(m->status_of(id)));
     append_escaped(s, label);
     *s += "</a> ";
   }
@@ -83,10 +85,17 @@ Html stack_trie_html(const model::StackTrie& trie, const trace::StringTable& str
   return Html::trusted(std::move(s));
 }
 
+// One stack on its own is a chain, the trie of it having a single child at
+// every level: the same markup without building the trie.
 Html stack_html(const model::Stack& stack, const trace::StringTable& strings) {
-  model::StackTrie t;
-  t.insert(stack, std::nullopt);
-  return stack_trie_html(t, strings, nullptr, true);
+  std::string s = "<details open><summary>Stack</summary><div class='stack-trie'><ul>\n";
+  for (const model::Frame& f : stack) {
+    s += "<li>";
+    frame_html(&s, f, strings);
+    s += "</li>\n";
+  }
+  s += "</ul></div></details>\n";
+  return Html::trusted(std::move(s));
 }
 
 }  // namespace tlscope::report
