@@ -32,7 +32,8 @@ std::string safe_segment(std::string_view name) {
 }
 
 namespace {
-// Log texts at least this long are escaped on the writer thread.
+// Log texts at least this long are escaped on the writer thread, unless it
+// is behind.
 constexpr size_t kDeferEscapeBytes = 4096;
 }  // namespace
 
@@ -51,7 +52,7 @@ PageWriter::~PageWriter() {
 
 void PageWriter::put_escaped(std::string_view log_text) {
   if (drop_) return;
-  if (defer_ && log_text.size() >= kDeferEscapeBytes) {
+  if (defer_ && log_text.size() >= kDeferEscapeBytes && !dir_->writers_behind()) {
     deferred_.push_back({buf_.size(), log_text.size()});
     buf_.append(log_text);
     return;

@@ -44,8 +44,8 @@ class PageWriter {
   PageWriter& operator=(const PageWriter&) = delete;
 
   void put(const Html& h) { put_trusted(h.str()); }
-  // Log text. Long texts (output code) are escaped by the writer thread, which
-  // has time to spare while this one parses.
+  // Log text. Long texts (output code) are escaped by the writer thread when
+  // it keeps up, else here: the two threads share the work.
   void put_escaped(std::string_view log_text);
   // Our own markup only.
   void put_trusted(std::string_view s) {
@@ -85,6 +85,9 @@ class OutputDir {
   void write_page(const std::string& rel, std::string&& content, std::vector<EscapeRange>&& escapes);
   // Whether pages may leave escaping to the writer threads (there are some).
   bool defers_escaping() const { return !threads_.empty() && !discard_; }
+  // Whether the writers have more than half the queue's worth of files still
+  // to write: the producer then escapes its pages itself.
+  bool writers_behind() const { return behind_.load(std::memory_order_relaxed); }
   bool discards() const { return discard_; }
   // An empty string to build a file in, with room from an earlier file where
   // one is free: reusing buffers spares the kernel from handing out (and
@@ -179,6 +182,7 @@ class OutputDir {
   std::deque<Copy> copies_;
   bool copy_busy_ = false;
   size_t queued_bytes_ = 0;
+  std::atomic<bool> behind_{false};  // see writers_behind()
   unsigned busy_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;

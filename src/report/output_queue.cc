@@ -68,6 +68,7 @@ size_t OutputDir::run_queued(std::unique_lock<std::mutex>& lock) {
   lock.lock();
   --busy_;
   queued_bytes_ -= bytes;
+  behind_.store(queued_bytes_ > kMaxQueuedBytes / 2, std::memory_order_relaxed);
   has_room_.notify_all();
   return bytes;
 }
@@ -185,6 +186,7 @@ void OutputDir::flush_pending() {
     else has_room_.wait(lock);
   }
   queued_bytes_ += bytes;
+  behind_.store(queued_bytes_ > kMaxQueuedBytes / 2, std::memory_order_relaxed);
   queue_.push_back(std::move(batch));
   lock.unlock();
   has_work_.notify_one();
