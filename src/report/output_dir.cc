@@ -50,14 +50,15 @@ PageWriter::~PageWriter() {
     dir_->write_page(rel_, std::move(buf_), std::move(deferred_));
 }
 
-void PageWriter::put_escaped(std::string_view log_text) {
+void PageWriter::put_escaped(std::string_view log_text, bool utf8) {
   if (drop_) return;
   if (defer_ && log_text.size() >= kDeferEscapeBytes && !dir_->writers_behind()) {
-    deferred_.push_back({buf_.size(), log_text.size()});
+    deferred_.push_back({buf_.size(), log_text.size(), utf8});
     buf_.append(log_text);
     return;
   }
-  append_escaped(&buf_, log_text);
+  if (utf8) append_escaped_utf8(&buf_, log_text);
+  else append_escaped(&buf_, log_text);
 }
 
 

@@ -32,6 +32,7 @@ class OutputDir;
 // HTML-escaped (see PageWriter::put_escaped).
 struct EscapeRange {
   size_t at, size;
+  bool utf8;  // known to be valid UTF-8 (no need to check again)
 };
 
 // Collects a page and hands it to the OutputDir when destroyed.
@@ -46,7 +47,8 @@ class PageWriter {
   void put(const Html& h) { put_trusted(h.str()); }
   // Log text. Long texts (output code) are escaped by the writer thread when
   // it keeps up, else here: the two threads share the work.
-  void put_escaped(std::string_view log_text);
+  // `utf8`: the text is known to be valid UTF-8.
+  void put_escaped(std::string_view log_text, bool utf8 = false);
   // Our own markup only.
   void put_trusted(std::string_view s) {
     if (!drop_) buf_.append(s);

@@ -361,7 +361,9 @@ void OutputDir::run_job(const Job& job, std::string* scratch) {
   size_t from = 0;
   for (const auto& e : job.escapes) {
     scratch->append(job.data, from, e.at - from);
-    append_escaped(scratch, std::string_view(job.data).substr(e.at, e.size));
+    std::string_view text = std::string_view(job.data).substr(e.at, e.size);
+    if (e.utf8) append_escaped_utf8(scratch, text);
+    else append_escaped(scratch, text);
     from = e.at + e.size;
   }
   scratch->append(job.data, from);

@@ -88,7 +88,8 @@ void TraceReader::run(RecordVisitor* visitor) {
       rec.has_payload = true;
       rec.payload = payload_;
       rec.payload_storage = &payload_;
-      if (!simdjson::validate_utf8(payload_.data(), payload_.size())) ++stats_->invalid_utf8;
+      rec.payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
+      if (!rec.payload_utf8) ++stats_->invalid_utf8;
       if (opts_.verify_md5) {
         rec.md5_ok = md5_matches(payload_, env_.has_payload());
         if (!rec.md5_ok) ++stats_->fail_payload_md5;

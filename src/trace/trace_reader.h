@@ -29,6 +29,7 @@ struct Record {
   // reuses whatever it finds there, and the visitor keeps the bytes.
   std::string* payload_storage = nullptr;
   bool md5_ok = true;        // only computed when ReaderOptions::verify_md5
+  bool payload_utf8 = true;  // the payload is valid UTF-8 (checked once, here)
 };
 
 enum class Rejection { kOtherRank, kSchemaError };

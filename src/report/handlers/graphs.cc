@@ -110,7 +110,7 @@ void handle_output_code(ReportBuilder& b, RecordContext& ctx) {
          {{"compile_id", text(compile_label(ctx))},
           {"anchor", attr(entry_anchor(ctx))},
           {"source_file", text(source)},
-          {"code", [&](PageWriter& p) { p.put_escaped(ctx.rec.payload); }}});
+          {"code", [&](PageWriter& p) { p.put_escaped(ctx.rec.payload, ctx.rec.payload_utf8); }}});
   end_page(*w, "", b.options());
 }
 
