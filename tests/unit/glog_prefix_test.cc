@@ -110,7 +110,9 @@ TEST(GlogPrefix, RejectsMissingThreadOrLineno) {
 
 TEST(GlogPrefix, OverflowingThreadAndLinenoSaturate) {
   std::string big(40, '9');
-  auto p = scan_glog_prefix("V0403 07:28:48.051000 " + big + " a.py:" + big + "] {}");
+  // The prefix's views point into the line: keep it alive.
+  std::string line = "V0403 07:28:48.051000 " + big + " a.py:" + big + "] {}";
+  auto p = scan_glog_prefix(line);
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->thread, kU64Max);
   EXPECT_EQ(p->lineno, kU64Max);
