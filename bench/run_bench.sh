@@ -191,6 +191,7 @@ bench_input() {
     tool_s=$(min_of "$tool_s" "$R_SEC")
     [ "${R_RSS_KB:-0}" -gt "$tool_rss" ] && tool_rss=$R_RSS_KB
     ratios+=("$(awk -v t="$R_SEC" -v p="$cp_round" 'BEGIN { printf "%.2f", (p > 0 ? t / p : 0) }')")
+    echo "  round $((i + 1)): cp ${cp_round} s, tlscope ${R_SEC} s, ratio ${ratios[-1]}" >&2
     M_CLEAN="$out.copy"
     run_once "$label.cp_report" cp -r "$out" "$out.copy" && report_s=$(min_of "$report_s" "$R_SEC")
     rm -rf "$out.copy"
