@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -176,12 +177,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   int rc = 0;
-  std::thread([&] {  // see the top of main()
+  auto work = [&] {
     try {
       rc = run(a, tlscope::cli::command_line(argc, argv));
     } catch (const std::exception& e) {
       rc = fail(std::string("internal error: ") + e.what());
     }
-  }).join();
+  };
+  try {
+    std::thread(work).join();  // see the top of main()
+  } catch (const std::system_error&) {
+    work();  // no thread to be had: build the report on this one
+  }
   return rc;
 }
