@@ -206,22 +206,20 @@ void append_digits(std::string* out, uint64_t v, int width) {
 }
 
 void append_timestamp(std::string* out, int year, const trace::GlogPrefix& p) {
-  out->push_back('"');
-  append_digits(out, static_cast<uint64_t>(year), 4);
-  out->push_back('-');
-  append_digits(out, p.month, 2);
-  out->push_back('-');
-  append_digits(out, p.day, 2);
-  out->push_back('T');
-  append_digits(out, p.hour, 2);
-  out->push_back(':');
-  append_digits(out, p.minute, 2);
-  out->push_back(':');
-  append_digits(out, p.second, 2);
-  out->push_back('.');
-  append_digits(out, p.micros, 6);
+  struct Part {
+    char before;
+    uint64_t value;
+    int width;
+  };
+  const Part parts[] = {{'"', static_cast<uint64_t>(year), 4}, {'-', p.month, 2}, {'-', p.day, 2},
+                        {'T', p.hour, 2}, {':', p.minute, 2}, {':', p.second, 2}, {'.', p.micros, 6}};
+  for (const Part& part : parts) {
+    out->push_back(part.before);
+    append_digits(out, part.value, part.width);
+  }
   out->append("Z\"");
 }
+
 }  // namespace
 
 void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
