@@ -116,12 +116,8 @@ void escape_valid(std::string* out, std::string_view text) {
 
 }  // namespace
 
-void append_escaped_utf8(std::string* out, std::string_view valid_utf8) {
-  escape_valid(out, valid_utf8);
-}
-
-void append_escaped(std::string* out, std::string_view text) {
-  if (simdjson::validate_utf8(text.data(), text.size())) {
+void append_escaped(std::string* out, std::string_view text, bool known_utf8) {
+  if (known_utf8 || simdjson::validate_utf8(text.data(), text.size())) {
     escape_valid(out, text);
     return;
   }

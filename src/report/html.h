@@ -30,9 +30,8 @@ size_t utf8_sequence_length(std::string_view s, size_t i);
 
 // Escapes & < > " ' and replaces invalid UTF-8 with U+FFFD; safe in text and
 // in quoted attributes alike.
-void append_escaped(std::string* out, std::string_view text);
-// The same for text already known to be valid UTF-8.
-void append_escaped_utf8(std::string* out, std::string_view valid_utf8);
+// `known_utf8`: the text was already found to be valid UTF-8 (not checked again).
+void append_escaped(std::string* out, std::string_view text, bool known_utf8 = false);
 Html text(std::string_view s);
 inline Html attr(std::string_view s) { return text(s); }
 

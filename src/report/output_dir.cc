@@ -57,8 +57,7 @@ void PageWriter::put_escaped(std::string_view log_text, bool utf8) {
     buf_.append(log_text);
     return;
   }
-  if (utf8) append_escaped_utf8(&buf_, log_text);
-  else append_escaped(&buf_, log_text);
+  append_escaped(&buf_, log_text, utf8);
 }
 
 

@@ -361,9 +361,7 @@ void OutputDir::run_job(const Job& job, std::string* scratch) {
   size_t from = 0;
   for (const auto& e : job.escapes) {
     scratch->append(job.data, from, e.at - from);
-    std::string_view text = std::string_view(job.data).substr(e.at, e.size);
-    if (e.utf8) append_escaped_utf8(scratch, text);
-    else append_escaped(scratch, text);
+    append_escaped(scratch, std::string_view(job.data).substr(e.at, e.size), e.utf8);
     from = e.at + e.size;
   }
   scratch->append(job.data, from);
