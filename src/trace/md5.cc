@@ -3,6 +3,9 @@
 #include <openssl/evp.h>
 
 namespace tlscope::trace {
+namespace {
+constexpr char kHex[] = "0123456789abcdef";
+}  // namespace
 
 Md5Digest md5(std::string_view message) {
   Md5Digest d{};
@@ -15,13 +18,21 @@ Md5Digest md5(std::string_view message) {
 
 bool md5_hex_equals(const Md5Digest& digest, std::string_view declared) {
   if (declared.size() != 32) return false;
-  static constexpr char kHex[] = "0123456789abcdef";
   for (unsigned i = 0; i < 16; ++i) {
     if (declared[2 * i] != kHex[digest.bytes[i] >> 4] ||
         declared[2 * i + 1] != kHex[digest.bytes[i] & 15])
       return false;
   }
   return true;
+}
+
+std::string to_hex(const Md5Digest& digest) {
+  std::string s(32, '0');
+  for (unsigned i = 0; i < 16; ++i) {
+    s[2 * i] = kHex[digest.bytes[i] >> 4];
+    s[2 * i + 1] = kHex[digest.bytes[i] & 15];
+  }
+  return s;
 }
 
 bool md5_matches(std::string_view payload, std::string_view declared) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace tlscope::trace {
@@ -15,6 +16,8 @@ bool md5_matches(std::string_view payload, std::string_view declared);
 
 // True when `declared` is exactly the lowercase hex form of `digest`.
 bool md5_hex_equals(const Md5Digest& digest, std::string_view declared);
+// The lowercase hex form of `digest` (as logs declare it).
+std::string to_hex(const Md5Digest& digest);
 
 // The MD5 of one message (OpenSSL).
 Md5Digest md5(std::string_view message);

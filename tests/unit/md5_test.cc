@@ -19,15 +19,7 @@ using tlscope::trace::md5_many;
 using tlscope::trace::md5_matches;
 namespace detail = tlscope::trace::detail;
 
-std::string hex(const Md5Digest& d) {
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  for (unsigned char c : d.bytes) {
-    s += k[c >> 4];
-    s += k[c & 15];
-  }
-  return s;
-}
+std::string hex(const Md5Digest& d) { return tlscope::trace::to_hex(d); }
 
 std::string random_bytes(std::mt19937* rng, size_t n) {
   std::string s(n, '\0');

@@ -33,16 +33,7 @@ std::string read(const fs::path& p) {
   return ss.str();
 }
 
-std::string md5_hex(std::string_view s) {
-  auto d = tlscope::trace::md5(s);
-  static const char* k = "0123456789abcdef";
-  std::string h;
-  for (unsigned char c : d.bytes) {
-    h += k[c >> 4];
-    h += k[c & 15];
-  }
-  return h;
-}
+std::string md5_hex(std::string_view s) { return tlscope::trace::to_hex(tlscope::trace::md5(s)); }
 
 TEST(OutputDir, LongTextsAreEscapedByTheWriterShortOnesInline) {
   TempDir tmp;
