@@ -15,7 +15,7 @@ namespace tlscope_test {
 namespace {
 using nlohmann::json;
 
-const fs::path kSimple = kInputs / "simple.log";
+fs::path simple_log() { return corpus_inputs() / "simple.log"; }
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 std::string lower_copy(std::string s) {
@@ -29,9 +29,11 @@ class Cli : public ::testing::Test {
   fs::path out() const { return tmp_ / "out"; }
   TempDir tmp_;
 };
+// The tests that read the corpus.
+class CorpusCli : public Cli {};
 
 TEST_F(Cli, UsageErrorsExitTwo) {
-  RunResult r = run({kSimple.string(), "-o", out().string(), "--no-browser", "--bogus-flag"});
+  RunResult r = run({kExample.string(), "-o", out().string(), "--no-browser", "--bogus-flag"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "bogus-flag")) << r.err;
   EXPECT_FALSE(fs::exists(out()));
@@ -61,7 +63,7 @@ TEST_F(Cli, MissingInputIsAnError) {
 
 TEST_F(Cli, ExistingOutputFolderNeedsOverwrite) {
   fs::create_directory(out());
-  RunResult r = run({kSimple.string(), "-o", out().string(), "--no-browser"});
+  RunResult r = run({kExample.string(), "-o", out().string(), "--no-browser"});
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
   EXPECT_TRUE(contains(r.error_lines()[0], "already exists")) << r.err;
@@ -71,7 +73,7 @@ TEST_F(Cli, ExistingOutputFolderNeedsOverwrite) {
 TEST_F(Cli, OverwriteRefusesAFolderThatIsNotAReport) {
   fs::create_directory(out());
   write_file(out() / "keep.txt", "precious");
-  RunResult r = run({kSimple.string(), "-o", out().string(), "--no-browser", "--overwrite"});
+  RunResult r = run({kExample.string(), "-o", out().string(), "--no-browser", "--overwrite"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.error_lines().size(), 1u) << r.err;
   ASSERT_TRUE(fs::exists(out() / "keep.txt"));
@@ -79,12 +81,12 @@ TEST_F(Cli, OverwriteRefusesAFolderThatIsNotAReport) {
   EXPECT_FALSE(fs::exists(out() / "index.html"));
 }
 
-TEST_F(Cli, OverwriteReplacesAPreviousReport) {
-  RunResult r = run({(kInputs / "comp_metrics.log").string(), "-o", out().string(), "--no-browser"});
+TEST_F(CorpusCli, OverwriteReplacesAPreviousReport) {
+  RunResult r = run({(corpus_inputs() / "comp_metrics.log").string(), "-o", out().string(), "--no-browser"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   write_file(out() / "stale.txt", "old");
   ASSERT_TRUE(fs::exists(out() / "-_1_0_1"));
-  r = run({kSimple.string(), "-o", out().string(), "--no-browser", "--overwrite"});
+  r = run({simple_log().string(), "-o", out().string(), "--no-browser", "--overwrite"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(fs::exists(out() / "stale.txt"));
   EXPECT_FALSE(fs::exists(out() / "-_1_0_1"));
@@ -92,12 +94,12 @@ TEST_F(Cli, OverwriteReplacesAPreviousReport) {
             (std::set<std::string>{"[-/-]", "[0/0]"}));
 }
 
-TEST_F(Cli, LatestPicksTheNewestFile) {
+TEST_F(CorpusCli, LatestPicksTheNewestFile) {
   fs::path dir = tmp_ / "logs";
   fs::create_directory(dir);
-  fs::copy_file(kInputs / "comp_metrics.log", dir / "a.log");
-  fs::copy_file(kSimple, dir / "b.log");
-  fs::copy_file(kInputs / "artifacts.log", dir / "c.log");
+  fs::copy_file(corpus_inputs() / "comp_metrics.log", dir / "a.log");
+  fs::copy_file(simple_log(), dir / "b.log");
+  fs::copy_file(corpus_inputs() / "artifacts.log", dir / "c.log");
   fs::create_directory(dir / "newer_subdir");  // folders are not candidates
   auto now = fs::file_time_type::clock::now();
   fs::last_write_time(dir / "a.log", now - std::chrono::hours(3));
@@ -106,17 +108,17 @@ TEST_F(Cli, LatestPicksTheNewestFile) {
   fs::last_write_time(dir / "newer_subdir", now);
   RunResult r = run({dir.string(), "--latest", "-o", out().string(), "--no-browser"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(read_file(out() / "raw.log"), read_file(kSimple));
+  EXPECT_EQ(read_file(out() / "raw.log"), read_file(simple_log()));
 
   // Make c.log the newest: the choice follows.
   fs::last_write_time(dir / "c.log", now + std::chrono::minutes(1));
   r = run({dir.string(), "--latest", "-o", out().string(), "--no-browser", "--overwrite"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(read_file(out() / "raw.log"), read_file(kInputs / "artifacts.log"));
+  EXPECT_EQ(read_file(out() / "raw.log"), read_file(corpus_inputs() / "artifacts.log"));
 }
 
 TEST_F(Cli, LatestErrors) {
-  RunResult r = run({kSimple.string(), "--latest", "-o", out().string(), "--no-browser"});
+  RunResult r = run({kExample.string(), "--latest", "-o", out().string(), "--no-browser"});
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
   EXPECT_TRUE(contains(r.error_lines()[0], "is not a directory")) << r.err;
@@ -158,14 +160,14 @@ TEST_F(Cli, StrictCompileIdFailsOnlyOnInvalidIds) {
             (std::set<std::string>{"[-/-]"}));
 }
 
-TEST_F(Cli, CompressedInputsGiveTheSameReport) {
-  RunResult r = run({kSimple.string(), "-o", (tmp_ / "plain").string(), "--no-browser", "--strict"});
+TEST_F(CorpusCli, CompressedInputsGiveTheSameReport) {
+  RunResult r = run({simple_log().string(), "-o", (tmp_ / "plain").string(), "--no-browser", "--strict"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json want = json::parse(read_file(tmp_ / "plain" / "compile_directory.json"));
   std::string want_jsonl = read_file(tmp_ / "plain" / "raw.jsonl");
 
-  gzip_file(read_file(kSimple), tmp_ / "simple.log.gz");
-  ASSERT_EQ(run_shell("zstd -q -f -o '" + (tmp_ / "simple.log.zst").string() + "' '" + kSimple.string() + "'"), 0);
+  gzip_file(read_file(simple_log()), tmp_ / "simple.log.gz");
+  ASSERT_EQ(run_shell("zstd -q -f -o '" + (tmp_ / "simple.log.zst").string() + "' '" + simple_log().string() + "'"), 0);
   // The format is told by the magic bytes, not the name.
   fs::copy_file(tmp_ / "simple.log.zst", tmp_ / "zstd_named.log");
   for (auto name : {"simple.log.gz", "simple.log.zst", "zstd_named.log"}) {
@@ -175,12 +177,12 @@ TEST_F(Cli, CompressedInputsGiveTheSameReport) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(json::parse(read_file(o / "compile_directory.json")), want);
     EXPECT_EQ(read_file(o / "raw.jsonl"), want_jsonl);
-    EXPECT_EQ(read_file(o / "raw.log"), read_file(kSimple));
+    EXPECT_EQ(read_file(o / "raw.log"), read_file(simple_log()));
   }
 }
 
-TEST_F(Cli, PlainTextWritesOutputCodeAsTxt) {
-  RunResult r = run({kSimple.string(), "-o", out().string(), "--no-browser", "-p"});
+TEST_F(CorpusCli, PlainTextWritesOutputCodeAsTxt) {
+  RunResult r = run({simple_log().string(), "-o", out().string(), "--no-browser", "-p"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json dir = json::parse(read_file(out() / "compile_directory.json"));
   int txt = 0;
@@ -206,7 +208,7 @@ TEST_F(Cli, PlainTextWritesOutputCodeAsTxt) {
   }
   EXPECT_TRUE(found);
   // Without -p the same record is an .html page.
-  r = run({kSimple.string(), "-o", (tmp_ / "html").string(), "--no-browser"});
+  r = run({simple_log().string(), "-o", (tmp_ / "html").string(), "--no-browser"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json hdir = json::parse(read_file(tmp_ / "html" / "compile_directory.json"));
   int html = 0;

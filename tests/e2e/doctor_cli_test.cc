@@ -20,6 +20,8 @@ class Doctor : public ::testing::Test {
   fs::path gen(const std::string& name) { return gen_doctor_case(name, tmp_.path()); }
   TempDir tmp_;
 };
+// The tests that read the corpus.
+class CorpusDoctor : public Doctor {};
 
 // ---------------------------------------------------------------- check
 
@@ -227,7 +229,17 @@ TEST_F(Doctor, IndexHasTheDoctorSectionWithWorkingLinks) {
   EXPECT_EQ(j["totals"]["recompiles"], 8);
 }
 
-TEST_F(Doctor, DoctorLinksResolveForEveryCaseAndRealLog) {
+void expect_doctor_links_resolve(const std::vector<fs::path>& logs, const fs::path& tmp) {
+  int i = 0;
+  for (const auto& log : logs) {
+    fs::path out = tmp / ("out" + std::to_string(i++));
+    RunResult r = run_tlscope({log.string(), "-o", out.string(), "--no-browser"}, tmp);
+    ASSERT_EQ(r.exit_code, 0) << log << "\n" << r.err;
+    expect_anchors_resolve(read_file(out / "index.html"), log.filename().string());
+  }
+}
+
+TEST_F(Doctor, DoctorLinksResolveForEveryCaseAndRecordedLog) {
   std::vector<fs::path> logs;
   for (const char* c : {"shape", "optimizer_constant", "large_frame", "print_logging",
                         "data_dependent", "skipped", "unclassified", "compile_error"})
@@ -235,15 +247,14 @@ TEST_F(Doctor, DoctorLinksResolveForEveryCaseAndRealLog) {
   for (const char* r : {"adam_exponential_lr.log.gz", "data_dependent_branch.log.gz",
                         "recompile_limit.log.gz"})
     logs.push_back(kRecorded / r);
-  logs.push_back(kInputs / "comp_metrics.log");
-  logs.push_back(kInputs / "collectives_parity/dedicated_log_torch_trace_rank_0.log");
-  int i = 0;
-  for (const auto& log : logs) {
-    fs::path out = tmp_ / ("out" + std::to_string(i++));
-    RunResult r = run({log.string(), "-o", out.string(), "--no-browser"});
-    ASSERT_EQ(r.exit_code, 0) << log << "\n" << r.err;
-    expect_anchors_resolve(read_file(out / "index.html"), log.filename().string());
-  }
+  expect_doctor_links_resolve(logs, tmp_.path());
+}
+
+TEST_F(CorpusDoctor, DoctorLinksResolve) {
+  expect_doctor_links_resolve(
+      {corpus_inputs() / "comp_metrics.log",
+       corpus_inputs() / "collectives_parity/dedicated_log_torch_trace_rank_0.log"},
+      tmp_.path());
 }
 
 // Hostile text from the log: a frame called <lambda> (a real co_name), a
@@ -364,6 +375,14 @@ void expect_terminal_text(const std::string& out, const std::string& what) {
   }
 }
 
+void expect_summary_fits(const std::vector<fs::path>& logs, const fs::path& tmp) {
+  for (const auto& log : logs) {
+    RunResult r = run_tlscope({"summary", log.string()}, tmp);
+    ASSERT_EQ(r.exit_code, 0) << log << "\n" << r.err;
+    expect_terminal_text(r.out, log.filename().string());
+  }
+}
+
 TEST_F(Doctor, SummaryTextFitsHundredColumnsWithoutEscapes) {
   std::vector<fs::path> logs;
   for (const char* c : {"shape", "constant", "optimizer_constant", "object_identity",
@@ -375,13 +394,13 @@ TEST_F(Doctor, SummaryTextFitsHundredColumnsWithoutEscapes) {
   for (const char* r : {"adam_exponential_lr.log.gz", "recompile_limit.log.gz",
                         "print_graph_break.log.gz", "compile_error.log.gz"})
     logs.push_back(kRecorded / r);
-  logs.push_back(kInputs / "multi_rank_logs/dedicated_log_torch_trace_rank_1.log");
-  logs.push_back(kInputs / "comp_metrics.log");
-  for (const auto& log : logs) {
-    RunResult r = run({"summary", log.string()});
-    ASSERT_EQ(r.exit_code, 0) << log << "\n" << r.err;
-    expect_terminal_text(r.out, log.filename().string());
-  }
+  expect_summary_fits(logs, tmp_.path());
+}
+
+TEST_F(CorpusDoctor, SummaryTextFitsHundredColumnsWithoutEscapes) {
+  expect_summary_fits({corpus_inputs() / "multi_rank_logs/dedicated_log_torch_trace_rank_1.log",
+                       corpus_inputs() / "comp_metrics.log"},
+                      tmp_.path());
 }
 
 TEST_F(Doctor, SummaryTextContent) {

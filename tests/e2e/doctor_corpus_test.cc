@@ -55,27 +55,29 @@ const std::string kManyFrames = "/Users/skarjala/Desktop/tlparse/tests/gen_many_
 const std::string kTestMisc = "/data/users/jjwu/a/pytorch/test/dynamo/test_misc.py";
 const std::string kXmfanMisc = "/data/users/xmfan/a/pytorch/test/dynamo/test_misc.py";
 
-std::vector<Log> logs() {
+std::vector<Log> all_logs() {
   const fs::path rec = kRecorded;
+  // Paths only: the list is built before any test runs, corpus or not.
+  const fs::path corpus = kCorpusRoot / "tlparse" / "inputs";
   return {
       // 15 compiles of one frame with a raised cache limit: no compile failed,
       // so the recompile limit was not reached.
-      {"multi_rank_1", kInputs / "multi_rank_logs/dedicated_log_torch_trace_rank_1.log", 1, 15, 14,
+      {"multi_rank_1", corpus / "multi_rank_logs/dedicated_log_torch_trace_rank_1.log", 1, 15, 14,
        0, 0, 4.573422, {{0, "kernel", kManyFrames, 6, 15, 14, 0, 0, false}}, 105, "shape",
        "0/1|0/0|tensor 'x' size mismatch at index 0. expected 2, actual 3",
        {{"shape", id_range(0, 1, 14)}}, {}, {}},
-      {"multi_rank_3", kInputs / "multi_rank_logs/dedicated_log_torch_trace_rank_3.log", 1, 7, 6,
+      {"multi_rank_3", corpus / "multi_rank_logs/dedicated_log_torch_trace_rank_3.log", 1, 7, 6,
        0, 0, 10.518427, {{0, "kernel", kManyFrames, 6, 7, 6, 0, 0, false}}, 21, "shape",
        "0/6|0/5|tensor 'x' size mismatch at index 0. expected 7, actual 8",
        {{"shape", id_range(0, 1, 6)}}, {}, {}},
-      {"collectives_parity", kInputs / "collectives_parity/dedicated_log_torch_trace_rank_0.log",
+      {"collectives_parity", corpus / "collectives_parity/dedicated_log_torch_trace_rank_0.log",
        1, 4, 3, 0, 0, 6.660633,
        {{0, "inner", "/home/skarjala/pytorch/torch/_dynamo/external_utils.py", 66, 4, 3, 0, 0,
          false}},
        3, "object_identity", "0/2|0/0|___check_obj_id(fn, 140439264606080)",
        {{"object_identity", id_range(0, 1, 3)}}, {}, {}},
       // Older PyTorch: torch._dynamo.graph_break() as a skipped function, twice.
-      {"comp_metrics", kInputs / "comp_metrics.log", 3, 3, 0, 2, 0, 0.02303147315979004,
+      {"comp_metrics", corpus / "comp_metrics.log", 3, 3, 0, 2, 0, 0.02303147315979004,
        {{0, "fn", kTestMisc, 9549, 1, 0, 1, 0, false},
         {1, "torch_dynamo_resume_in_fn_at_9551", kTestMisc, 9551, 1, 0, 1, 0, false},
         {2, "torch_dynamo_resume_in_fn_at_9553", kTestMisc, 9553, 1, 0, 0, 0, false}},
@@ -85,10 +87,10 @@ std::vector<Log> logs() {
          "/data/users/jjwu/a/pytorch/torch/_dynamo/decorators.py'",
          2, {"0/0", "1/0"}, ""}},
        {}},
-      {"comp_failure", kInputs / "comp_failure.log", 1, 1, 0, 0, 1, 0,
+      {"comp_failure", corpus / "comp_failure.log", 1, 1, 0, 0, 1, 0,
        {{0, "fn", kXmfanMisc, 10755, 1, 0, 0, 1, false}}, 0, "", "", {{"compile_error", {"0/0"}}},
        {}, {{"0/0", "BackendCompilerFailed", "backend='broken_backend' raised:\nRuntimeError: broken backend"}}},
-      {"chromium_events", kInputs / "chromium_events.log", 1, 1, 0, 0, 1, 0,
+      {"chromium_events", corpus / "chromium_events.log", 1, 1, 0, 0, 1, 0,
        {{0, "fn", kXmfanMisc, 10755, 1, 0, 0, 1, false}}, 0, "", "", {{"compile_error", {"0/0"}}},
        {}, {{"0/0", "BackendCompilerFailed", "backend='broken_backend' raised:\nRuntimeError: broken backend"}}},
       // recompile_limit = 4: 0/4 fails with "Dynamo recompile limit exceeded".
@@ -154,7 +156,17 @@ std::vector<Log> logs() {
   };
 }
 
-class DoctorCorpus : public ::testing::TestWithParam<Log> {
+// The logs of the corpus (when it is there) or our recorded ones.
+std::vector<Log> logs(bool from_corpus) {
+  std::vector<Log> v;
+  if (from_corpus && !corpus_present()) return v;
+  const std::string root = kCorpusRoot.string();
+  for (auto& l : all_logs())
+    if ((l.path.string().rfind(root, 0) == 0) == from_corpus) v.push_back(l);
+  return v;
+}
+
+class DoctorLog : public ::testing::TestWithParam<Log> {
  protected:
   void SetUp() override {
     ASSERT_TRUE(fs::exists(GetParam().path)) << GetParam().path;
@@ -165,7 +177,7 @@ class DoctorCorpus : public ::testing::TestWithParam<Log> {
   json s_;
 };
 
-TEST_P(DoctorCorpus, Totals) {
+TEST_P(DoctorLog, Totals) {
   const Log& l = GetParam();
   const json& t = s_["totals"];
   EXPECT_EQ(t["frames"], l.frames) << t;
@@ -176,7 +188,7 @@ TEST_P(DoctorCorpus, Totals) {
   EXPECT_NEAR(t["compile_time_s"].get<double>(), l.seconds, 1e-6) << t;
 }
 
-TEST_P(DoctorCorpus, Frames) {
+TEST_P(DoctorLog, Frames) {
   const Log& l = GetParam();
   ASSERT_EQ(s_["frames"].size(), l.frame_list.size()) << s_["frames"].dump(1);
   for (const Frame& e : l.frame_list) {
@@ -198,7 +210,7 @@ TEST_P(DoctorCorpus, Frames) {
     EXPECT_GE(s_["frames"][i - 1]["recompiles"], s_["frames"][i]["recompiles"]);
 }
 
-TEST_P(DoctorCorpus, RecompileReasons) {
+TEST_P(DoctorLog, RecompileReasons) {
   const Log& l = GetParam();
   auto all = all_reasons(s_);
   ASSERT_EQ(all.size(), static_cast<size_t>(l.reasons)) << s_["frames"].dump(1);
@@ -212,7 +224,7 @@ TEST_P(DoctorCorpus, RecompileReasons) {
   }
 }
 
-TEST_P(DoctorCorpus, GraphBreaks) {
+TEST_P(DoctorLog, GraphBreaks) {
   const Log& l = GetParam();
   std::vector<Break> got;
   for (const auto& g : s_["graph_breaks"]) {
@@ -234,7 +246,7 @@ TEST_P(DoctorCorpus, GraphBreaks) {
   EXPECT_EQ(counted, l.graph_breaks);
 }
 
-TEST_P(DoctorCorpus, Failures) {
+TEST_P(DoctorLog, Failures) {
   const Log& l = GetParam();
   const json& fs_ = s_["failures"];
   ASSERT_EQ(fs_.size(), l.failures_list.size()) << fs_.dump(1);
@@ -248,7 +260,7 @@ TEST_P(DoctorCorpus, Failures) {
   }
 }
 
-TEST_P(DoctorCorpus, Advice) {
+TEST_P(DoctorLog, Advice) {
   const Log& l = GetParam();
   auto got = advice_ids(s_);
   auto want = l.advice;
@@ -257,7 +269,7 @@ TEST_P(DoctorCorpus, Advice) {
   EXPECT_EQ(got, want) << s_["advice"].dump(1);
 }
 
-TEST_P(DoctorCorpus, ReportSummaryJsonAgreesWithSummaryJson) {
+TEST_P(DoctorLog, ReportSummaryJsonAgreesWithSummaryJson) {
   json rep = report_summary(GetParam().path, tmp_ / "report", tmp_.path());
   ASSERT_TRUE(rep.is_object());
   json a = s_, b = rep;
@@ -269,15 +281,20 @@ TEST_P(DoctorCorpus, ReportSummaryJsonAgreesWithSummaryJson) {
   EXPECT_EQ(a["source"]["log"], GetParam().path.string());
 }
 
-INSTANTIATE_TEST_SUITE_P(Logs, DoctorCorpus, ::testing::ValuesIn(logs()),
-                         [](const auto& info) { return info.param.name; });
+std::string log_name(const ::testing::TestParamInfo<Log>& info) { return info.param.name; }
+INSTANTIATE_TEST_SUITE_P(Corpus, DoctorLog, ::testing::ValuesIn(logs(true)), log_name);
+INSTANTIATE_TEST_SUITE_P(Recorded, DoctorLog, ::testing::ValuesIn(logs(false)), log_name);
 
 // Recorded with PyTorch 2.11 (tests/data/recorded/VERSIONS.txt).
-TEST(DoctorCorpusVersion, RecordedLogsNameTheirPyTorch) {
+TEST(DoctorVersion, RecordedLogsNameTheirPyTorch) {
   TempDir tmp;
   json s = summary_json(kRecorded / "shape_change.log.gz", tmp.path());
   EXPECT_EQ(s["source"]["pytorch_version"], "2.11.0+cu130");
-  json c = summary_json(kInputs / "comp_metrics.log", tmp.path());
+}
+
+TEST(DoctorCorpusVersion, NoVersionWhenTheLogHasNone) {
+  TempDir tmp;
+  json c = summary_json(corpus_inputs() / "comp_metrics.log", tmp.path());
   EXPECT_TRUE(c["source"]["pytorch_version"].is_null()) << c["source"];
 }
 

@@ -15,10 +15,10 @@ namespace tlscope_test {
 namespace {
 using nlohmann::json;
 
-class ModeTest : public ::testing::Test {
+class CorpusModeTest : public ::testing::Test {
  protected:
   RunResult run(const std::string& input, const std::vector<std::string>& flags) {
-    std::vector<std::string> args = {(kInputs / input).string(), "-o", out().string(),
+    std::vector<std::string> args = {(corpus_inputs() / input).string(), "-o", out().string(),
                                      "--no-browser"};
     args.insert(args.end(), flags.begin(), flags.end());
     auto r = run_tlscope(args, tmp_.path());
@@ -53,7 +53,7 @@ class ModeTest : public ::testing::Test {
   std::vector<std::string> files_;
 };
 
-TEST_F(ModeTest, ExportReportFindsTheDataDependentError) {
+TEST_F(CorpusModeTest, ExportReportFindsTheDataDependentError) {
   auto r = run("export.log", {"--export"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has("-_-_-_-/exported_program"));
@@ -69,7 +69,7 @@ TEST_F(ModeTest, ExportReportFindsTheDataDependentError) {
   EXPECT_NE(page.find("class=\"card\""), std::string::npos);
 }
 
-TEST_F(ModeTest, ExportReportFindsTheEvaluatedGuard) {
+TEST_F(CorpusModeTest, ExportReportFindsTheEvaluatedGuard) {
   auto r = run("export_guard_added.log", {"--export"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has("-_-_-_-/exported_program"));
@@ -79,7 +79,7 @@ TEST_F(ModeTest, ExportReportFindsTheEvaluatedGuard) {
   EXPECT_EQ(index.find("Data Dependent Error"), std::string::npos);
 }
 
-TEST_F(ModeTest, ExportHonoursStrict) {
+TEST_F(CorpusModeTest, ExportHonoursStrict) {
   // export.log has a payload with a stale MD5; the reference ignores --strict here (J31).
   auto r = run("export.log", {"--export", "--strict"});
   EXPECT_EQ(r.exit_code, 1);
@@ -87,7 +87,7 @@ TEST_F(ModeTest, ExportHonoursStrict) {
   EXPECT_NE(r.error_lines()[0].find("fail_payload_md5: 1"), std::string::npos);
 }
 
-TEST_F(ModeTest, ProvenanceAotCuda) {
+TEST_F(CorpusModeTest, ProvenanceAotCuda) {
   auto r = run("inductor_provenance_aot_cuda_log.txt", {"--inductor-provenance"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has_exact("-_-_-_-/before_pre_grad_graph_0.txt"));
@@ -105,7 +105,7 @@ TEST_F(ModeTest, ProvenanceAotCuda) {
             std::string::npos);
 }
 
-TEST_F(ModeTest, ProvenanceAotDebugHandle) {
+TEST_F(CorpusModeTest, ProvenanceAotDebugHandle) {
   auto r = run("inductor_provenance_aot_debug_handle_log.txt", {"-i"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has_exact("-_-_-_-/before_pre_grad_graph_0.txt"));
@@ -115,14 +115,14 @@ TEST_F(ModeTest, ProvenanceAotDebugHandle) {
   EXPECT_EQ(m["cppCodeToPost"]["1079"], json({19, 16, 13}));
 }
 
-TEST_F(ModeTest, ProvenanceAotLog) {
+TEST_F(CorpusModeTest, ProvenanceAotLog) {
   ASSERT_EQ(run("inductor_provenance_aot_log.txt", {"-i"}).exit_code, 0);
   EXPECT_TRUE(has_exact("-_-_-_-/inductor_provenance_tracking_node_mappings_11.json"));
   json m = mappings("provenance_tracking_-_-_-_-.html");
   EXPECT_EQ(keys(m["cppCodeToPost"]), (std::set<std::string>{"813", "821", "829", "834"}));
 }
 
-TEST_F(ModeTest, ProvenanceAotLogOldNamesUseTheFallbacks) {
+TEST_F(CorpusModeTest, ProvenanceAotLogOldNamesUseTheFallbacks) {
   ASSERT_EQ(run("inductor_provenance_aot_log_old.txt", {"-i"}).exit_code, 0);
   EXPECT_TRUE(has_exact("-_-_-_-/inductor_pre_grad_graph_0.txt"));
   EXPECT_TRUE(has_exact("-_-_-_-/inductor_post_grad_graph_8.txt"));
@@ -131,7 +131,7 @@ TEST_F(ModeTest, ProvenanceAotLogOldNamesUseTheFallbacks) {
   EXPECT_EQ(keys(m["cppCodeToPost"]), (std::set<std::string>{"704", "717"}));
 }
 
-TEST_F(ModeTest, ProvenanceJitCuda) {
+TEST_F(CorpusModeTest, ProvenanceJitCuda) {
   ASSERT_EQ(run("inductor_provenance_jit_cuda_log.txt", {"-i"}).exit_code, 0);
   EXPECT_TRUE(has_exact("-_0_0_0/before_pre_grad_graph_1.txt"));
   EXPECT_TRUE(has_exact("-_0_0_0/after_post_grad_graph_8.txt"));
@@ -143,14 +143,14 @@ TEST_F(ModeTest, ProvenanceJitCuda) {
   EXPECT_TRUE(m["postToCppCode"].empty());
 }
 
-TEST_F(ModeTest, ProvenanceJitLog) {
+TEST_F(CorpusModeTest, ProvenanceJitLog) {
   ASSERT_EQ(run("inductor_provenance_jit_log.txt", {"-i"}).exit_code, 0);
   EXPECT_TRUE(has_exact("-_0_0_0/inductor_provenance_tracking_node_mappings_13.json"));
   json m = mappings("provenance_tracking_-_0_0_0.html");
   EXPECT_EQ(keys(m["pyCodeToPost"]), (std::set<std::string>{"132", "138", "142", "147"}));
 }
 
-TEST_F(ModeTest, ProvenanceJitDebugHandleExactMap) {
+TEST_F(CorpusModeTest, ProvenanceJitDebugHandleExactMap) {
   ASSERT_EQ(run("inductor_provenance_jit_debug_handle_log.txt", {"-i"}).exit_code, 0);
   EXPECT_TRUE(has_exact("-_0_0_0/after_post_grad_graph_11.txt"));
   EXPECT_TRUE(has_exact("-_0_0_0/inductor_provenance_tracking_node_mappings_14.json"));
@@ -159,7 +159,7 @@ TEST_F(ModeTest, ProvenanceJitDebugHandleExactMap) {
       "216": [18], "223": [26, 22, 19, 25, 24, 23]})"));
 }
 
-TEST_F(ModeTest, ProvenancePageEscapesTheCode) {
+TEST_F(CorpusModeTest, ProvenancePageEscapesTheCode) {
   ASSERT_EQ(run("inductor_provenance_jit_log.txt", {"-i", "-p"}).exit_code, 0);
   std::string page = read_file(out() / "provenance_tracking_-_0_0_0.html");
   // Python code is shown as text: its quotes and comparisons arrive escaped.
@@ -167,7 +167,7 @@ TEST_F(ModeTest, ProvenancePageEscapesTheCode) {
   EXPECT_NE(page.find("def call(args)"), std::string::npos);
 }
 
-TEST_F(ModeTest, KernelStackTraceCompanionIsReadable) {
+TEST_F(CorpusModeTest, KernelStackTraceCompanionIsReadable) {
   ASSERT_EQ(run("inductor_provenance_extended_log.txt", {}).exit_code, 0);
   std::string json_file, readable;
   for (const auto& f : files_) {
@@ -200,7 +200,7 @@ TEST_F(ModeTest, KernelStackTraceCompanionIsReadable) {
   EXPECT_TRUE(found);
 }
 
-TEST_F(ModeTest, GraphInputsTableFromDescribeRecords) {
+TEST_F(CorpusModeTest, GraphInputsTableFromDescribeRecords) {
   ASSERT_EQ(run("simple.log", {}).exit_code, 0);
   std::string page = read_file(out() / "-_0_0_0/compilation_metrics_9.html");
   size_t table = page.find("<h2>Graph inputs</h2>");

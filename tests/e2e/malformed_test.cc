@@ -19,15 +19,19 @@ namespace {
 using nlohmann::json;
 using Counters = std::map<std::string, long long>;
 
-std::string simple_log() { return read_file(kInputs / "simple.log"); }
+// Cases built from the corpus' simple.log have names starting with "Corpus".
+std::string simple_log() { return read_file(corpus_inputs() / "simple.log"); }
 
-// simple.log cut in the middle of a payload line in the second half.
-std::string truncated_simple() {
-  std::string s = simple_log();
+std::string example_log() { return read_file(kExample); }
+
+// A log cut in the middle of a payload line in its second half.
+std::string truncated(std::string s) {
   size_t p = s.find("\n\t", s.size() / 2);
   size_t end = s.find('\n', p + 1);
   return s.substr(0, p + 1 + (end - p - 1) / 2);
 }
+
+std::string truncated_simple() { return truncated(simple_log()); }
 
 std::string random_bytes(size_t n) {
   std::mt19937 gen(12345);
@@ -82,12 +86,18 @@ const std::string kBadUtf8Payload = "def f(x):\n    return 'caf\xE9 \xFF\xFE'\n#
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  v.push_back({"TruncatedMidPayload", truncated_simple, {{"fail_payload_md5", 1}}, -1, true,
+  v.push_back({"CorpusTruncatedMidPayload", truncated_simple, {{"fail_payload_md5", 1}}, -1, true,
                {"[0/0]"}, {}, false, [](const fs::path& out, const std::string& log) {
                  EXPECT_EQ(json_keys(json::parse(read_file(out / "compile_directory.json"))),
                            expected_compile_ids(log));
                }});
-  v.push_back({"TruncatedThenMarker", [] { return truncated_simple() + "\n" + marker_record(201); },
+  v.push_back({"ExampleTruncatedMidPayload", [] { return truncated(example_log()); },
+               {{"fail_payload_md5", 1}}, -1, true,
+               {"[0/0]"}, {}, false, [](const fs::path& out, const std::string& log) {
+                 EXPECT_EQ(json_keys(json::parse(read_file(out / "compile_directory.json"))),
+                           expected_compile_ids(log));
+               }});
+  v.push_back({"CorpusTruncatedThenMarker", [] { return truncated_simple() + "\n" + marker_record(201); },
                {{"fail_payload_md5", 1}}, -1, true, {marker_key(201), "[0/0]"}});
   v.push_back({"InvalidJsonEnvelopeWithOrphanPayload",
                [] {
@@ -181,7 +191,7 @@ std::vector<Case> cases() {
                  EXPECT_EQ(split_lines(read_file(out / "raw.jsonl")),
                            std::vector<std::string>{"{\"string_table\":[null]}"});
                }});
-  v.push_back({"GzipTruncatedInTheMiddle", simple_log, {{"read_errors", 1}}, -1, true, {}, {}, true,
+  v.push_back({"CorpusGzipTruncatedInTheMiddle", simple_log, {{"read_errors", 1}}, -1, true, {}, {}, true,
                [](const fs::path& out, const std::string&) {
                  std::string got = read_file(out / "raw.log"), full = simple_log();
                  EXPECT_GT(got.size(), 0u);
@@ -190,7 +200,7 @@ std::vector<Case> cases() {
                  EXPECT_EQ(json_keys(json::parse(read_file(out / "compile_directory.json"))),
                            expected_compile_ids(got));
                }});
-  v.push_back({"CrlfLineEndings",
+  v.push_back({"CorpusCrlfLineEndings",
                [] {
                  std::string s = simple_log() + "\n", crlf;  // simple.log lacks a final newline
                  for (char c : s) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
@@ -337,8 +347,8 @@ TEST(MalformedCombined, OneBrokenLineNeverSpoilsTheRest) {
   long long want_ok = 0;
   std::vector<std::string> present, absent;
   for (auto& c : cases()) {
-    if (c.gzip_truncated || c.ok < 0 || c.name == "FiftyMegabyteLine" || c.name == "CrlfLineEndings" ||
-        c.name.rfind("OtherRank", 0) == 0)
+    if (c.gzip_truncated || c.ok < 0 || c.name == "FiftyMegabyteLine" ||
+        c.name.rfind("Corpus", 0) == 0 || c.name.rfind("OtherRank", 0) == 0)
       continue;
     log += c.content();
     for (auto& [k, n] : c.counters) want[k] += n;

@@ -30,10 +30,12 @@ class MultiRankAnalyses : public ::testing::Test {
   fs::path out() const { return tmp_ / "out"; }
   TempDir tmp_;
 };
+// The tests that read the corpus.
+class CorpusMultiRankAnalyses : public MultiRankAnalyses {};
 
 // Item 31.
-TEST_F(MultiRankAnalyses, CollectiveScheduleParsing) {
-  const auto& r = multirank_run(kSchedule);
+TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleParsing) {
+  const auto& r = multirank_run(schedule_ranks());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   for (int k = 0; k < 3; ++k)
     EXPECT_TRUE(fs::is_regular_file(r.out / ("rank_" + std::to_string(k)) / "index.html")) << k;
@@ -56,9 +58,9 @@ TEST_F(MultiRankAnalyses, CollectiveScheduleParsing) {
 }
 
 // Item 32: only ranks 0 and 2, renamed.
-TEST_F(MultiRankAnalyses, CollectiveScheduleNoDivergence) {
-  copy_as(kSchedule / "dedicated_log_torch_trace_rank_0_6u3fubwl.log", in(), rank_log_name(0));
-  copy_as(kSchedule / "dedicated_log_torch_trace_rank_2.log", in(), rank_log_name(2));
+TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleNoDivergence) {
+  copy_as(schedule_ranks() / "dedicated_log_torch_trace_rank_0_6u3fubwl.log", in(), rank_log_name(0));
+  copy_as(schedule_ranks() / "dedicated_log_torch_trace_rank_2.log", in(), rank_log_name(2));
   RunResult r = run_all_ranks(in(), out(), tmp_.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page = read_file(out() / "index.html");
@@ -71,8 +73,8 @@ TEST_F(MultiRankAnalyses, CollectiveScheduleNoDivergence) {
 }
 
 // Item 33.
-TEST_F(MultiRankAnalyses, CollectiveScheduleWithDivergence) {
-  const auto& r = multirank_run(kSchedule);
+TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleWithDivergence) {
+  const auto& r = multirank_run(schedule_ranks());
   EXPECT_TRUE(has(r.landing, "<strong>Warning:</strong> Diverging collective operation sequences"));
   auto box = section(r.landing, "Diverging collective operation sequences", "</ul>");
   EXPECT_EQ(rank_groups(box), (std::vector<std::string>{"0, 2", "1"})) << box;
@@ -83,8 +85,8 @@ TEST_F(MultiRankAnalyses, CollectiveScheduleWithDivergence) {
 }
 
 // Item 34 (output to a temp folder: the corpus is read-only).
-TEST_F(MultiRankAnalyses, RuntimeEstimationParsing) {
-  const auto& r = multirank_run(kRuntime);
+TEST_F(CorpusMultiRankAnalyses, RuntimeEstimationParsing) {
+  const auto& r = multirank_run(runtime_ranks());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   EXPECT_TRUE(has(r.result.out, "Runtime estimations: " +
                                     (r.out / "runtime_estimations.json").string() + "\n"));
@@ -135,8 +137,8 @@ TEST_F(MultiRankAnalyses, RuntimeEstimationParsing) {
 }
 
 // Item 35: ranks 0-3 of multi_rank_runtime.
-TEST_F(MultiRankAnalyses, RuntimeAnalysisWorking) {
-  for (int k = 0; k < 4; ++k) copy_as(kRuntime / rank_log_name(k), in(), rank_log_name(k));
+TEST_F(CorpusMultiRankAnalyses, RuntimeAnalysisWorking) {
+  for (int k = 0; k < 4; ++k) copy_as(runtime_ranks() / rank_log_name(k), in(), rank_log_name(k));
   RunResult r = run_all_ranks(in(), out(), tmp_.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page = read_file(out() / "index.html");
@@ -158,16 +160,16 @@ TEST_F(MultiRankAnalyses, RuntimeAnalysisWorking) {
 }
 
 // Item 36: all 7 ranks; rank 4 lacks a graph, ranks 5 and 6 have two.
-TEST_F(MultiRankAnalyses, RuntimeAnalysisMismatchedGraphs) {
-  const auto& r = multirank_run(kRuntime);
+TEST_F(CorpusMultiRankAnalyses, RuntimeAnalysisMismatchedGraphs) {
+  const auto& r = multirank_run(runtime_ranks());
   EXPECT_TRUE(has(r.landing, "<h2>Graph Runtime Analysis</h2>"));
   EXPECT_TRUE(has(r.landing, "Runtime analysis not available"));
   EXPECT_FALSE(has(r.landing, "ms delta"));
 }
 
 // Item 37.
-TEST_F(MultiRankAnalyses, ChromiumTraceWithRuntime) {
-  const auto& r = multirank_run(kRuntime);
+TEST_F(CorpusMultiRankAnalyses, ChromiumTraceWithRuntime) {
+  const auto& r = multirank_run(runtime_ranks());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   EXPECT_TRUE(has(r.landing, "href=\"chromium_trace_with_runtime.json\""));
   json trace = r.load("chromium_trace_with_runtime.json");
@@ -253,8 +255,8 @@ TEST_F(MultiRankAnalyses, ChromiumTraceWithRuntime) {
 }
 
 // Item 38.
-TEST_F(MultiRankAnalyses, TensorMetaDivergenceGroups) {
-  const auto& r = multirank_run(kRuntime);
+TEST_F(CorpusMultiRankAnalyses, TensorMetaDivergenceGroups) {
+  const auto& r = multirank_run(runtime_ranks());
   EXPECT_TRUE(has(r.landing, "<h2>Tensor Metadata Analysis</h2>"));
   EXPECT_TRUE(has(r.landing, "Ranks exhibit divergent inductor tensor meta"));
   EXPECT_TRUE(has(r.landing, "Ranks: 5, 6"));
@@ -268,8 +270,8 @@ TEST_F(MultiRankAnalyses, TensorMetaDivergenceGroups) {
 }
 
 // Item 40.
-TEST_F(MultiRankAnalyses, CollectivesParityDetectsMismatch) {
-  const auto& r = multirank_run(kParity);
+TEST_F(CorpusMultiRankAnalyses, CollectivesParityDetectsMismatch) {
+  const auto& r = multirank_run(parity_ranks());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   json p = r.load("rank_0/collectives_parity.json");
   ASSERT_TRUE(p["description"].is_string());
@@ -290,8 +292,8 @@ TEST_F(MultiRankAnalyses, CollectivesParityDetectsMismatch) {
 }
 
 // Item 41.
-TEST_F(MultiRankAnalyses, GraphExecutionOrderDiagnostics) {
-  const auto& r = multirank_run(kExecOrder);
+TEST_F(CorpusMultiRankAnalyses, GraphExecutionOrderDiagnostics) {
+  const auto& r = multirank_run(exec_order_ranks());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   EXPECT_TRUE(has(r.landing, "Graph Execution-Order Diagnostics"));
   EXPECT_TRUE(has(r.landing, "Graph execution order differs across ranks"));

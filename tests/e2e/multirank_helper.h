@@ -22,12 +22,13 @@ namespace tlscope_test {
 
 using nlohmann::json;
 
-inline const fs::path kMultiRankLogs = kInputs / "multi_rank_logs";
-inline const fs::path kMessy = kInputs / "multi_rank_messy_input";
-inline const fs::path kRuntime = kInputs / "multi_rank_runtime";
-inline const fs::path kSchedule = kInputs / "multi_rank_schedule";
-inline const fs::path kParity = kInputs / "collectives_parity";
-inline const fs::path kExecOrder = kCorpus / "graph_exec_order_tests";
+// Multi-rank folders of the corpus (tests that read them have "Corpus" in their name).
+inline fs::path multi_rank_logs() { return corpus_inputs() / "multi_rank_logs"; }
+inline fs::path messy_input() { return corpus_inputs() / "multi_rank_messy_input"; }
+inline fs::path runtime_ranks() { return corpus_inputs() / "multi_rank_runtime"; }
+inline fs::path schedule_ranks() { return corpus_inputs() / "multi_rank_schedule"; }
+inline fs::path parity_ranks() { return corpus_inputs() / "collectives_parity"; }
+inline fs::path exec_order_ranks() { return corpus_dir() / "graph_exec_order_tests"; }
 inline const fs::path kTwoRanksAborted = kData / "recorded" / "two_ranks_aborted";
 
 inline std::string rank_log_name(uint32_t rank, const std::string& suffix = "") {

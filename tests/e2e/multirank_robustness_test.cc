@@ -20,8 +20,8 @@
 namespace tlscope_test {
 namespace {
 
-const fs::path kSimple = kInputs / "simple.log";
-const fs::path kCacheHitMiss = kInputs / "cache_hit_miss.log";
+fs::path simple_log() { return corpus_inputs() / "simple.log"; }
+fs::path cache_hit_miss_log() { return corpus_inputs() / "cache_hit_miss.log"; }
 
 class MultiRankRobust : public ::testing::Test {
  protected:
@@ -34,6 +34,8 @@ class MultiRankRobust : public ::testing::Test {
   fs::path out() const { return tmp_ / "out"; }
   TempDir tmp_;
 };
+// The tests that read the corpus.
+class CorpusMultiRankRobust : public MultiRankRobust {};
 
 // The `<li>` texts of the landing page's problems box.
 std::vector<std::string> problems(const std::string& html) {
@@ -58,8 +60,8 @@ std::string corrupt_log() {
 }
 
 // Our own a: rank 2 missing, rank 1 empty, rank 3 corrupt.
-TEST_F(MultiRankRobust, MissingEmptyAndCorruptRanksAreNamed) {
-  copy_as(kSimple, in(), rank_log_name(0));
+TEST_F(CorpusMultiRankRobust, MissingEmptyAndCorruptRanksAreNamed) {
+  copy_as(simple_log(), in(), rank_log_name(0));
   write_file(in() / rank_log_name(1), "");
   write_file(in() / rank_log_name(3), corrupt_log());
   RunResult r = run_ranks(in());
@@ -91,9 +93,9 @@ TEST_F(MultiRankRobust, MissingEmptyAndCorruptRanksAreNamed) {
 }
 
 // --strict passes when every line of every rank was used.
-TEST_F(MultiRankRobust, StrictPassesOnCleanRanks) {
-  copy_as(kSimple, in(), rank_log_name(0));
-  copy_as(kSimple, in(), rank_log_name(1));
+TEST_F(CorpusMultiRankRobust, StrictPassesOnCleanRanks) {
+  copy_as(simple_log(), in(), rank_log_name(0));
+  copy_as(simple_log(), in(), rank_log_name(1));
   RunResult r = run_ranks(in(), {"--strict"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.error_lines().empty()) << r.err;
@@ -101,11 +103,11 @@ TEST_F(MultiRankRobust, StrictPassesOnCleanRanks) {
 }
 
 // Our own b: the first log by name wins; the other and non-rank files are named.
-TEST_F(MultiRankRobust, DuplicateRankKeepsTheFirstByName) {
-  copy_as(kCacheHitMiss, in(), "dedicated_log_torch_trace_rank_0_b.log");
-  copy_as(kSimple, in(), "dedicated_log_torch_trace_rank_0_a.log");
-  copy_as(kSimple, in(), "dedicated_log_torch_trace_rank_0_c.log.gz");
-  copy_as(kSimple, in(), rank_log_name(1));
+TEST_F(CorpusMultiRankRobust, DuplicateRankKeepsTheFirstByName) {
+  copy_as(cache_hit_miss_log(), in(), "dedicated_log_torch_trace_rank_0_b.log");
+  copy_as(simple_log(), in(), "dedicated_log_torch_trace_rank_0_a.log");
+  copy_as(simple_log(), in(), "dedicated_log_torch_trace_rank_0_c.log.gz");
+  copy_as(simple_log(), in(), rank_log_name(1));
   write_file(in() / "notes.txt", "hello");
   RunResult r = run_ranks(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -114,7 +116,7 @@ TEST_F(MultiRankRobust, DuplicateRankKeepsTheFirstByName) {
   EXPECT_FALSE(has(r.err, "rank_0_a.log")) << r.err;
   EXPECT_TRUE(has(r.err, "notes.txt")) << r.err;
   EXPECT_EQ(count_of(r.out, "Processing rank 0 "), 1u) << r.out;
-  EXPECT_EQ(read_file(out() / "rank_0" / "raw.log"), read_file(kSimple));
+  EXPECT_EQ(read_file(out() / "rank_0" / "raw.log"), read_file(simple_log()));
   std::string page = landing();
   EXPECT_EQ(rank_links(page), (std::vector<uint32_t>{0, 1}));
   // simple.log twice: nothing diverges (the cache_hit_miss copy was not used).
@@ -122,11 +124,11 @@ TEST_F(MultiRankRobust, DuplicateRankKeepsTheFirstByName) {
 }
 
 // Rank numbers: the first `_` piece after the prefix, as u32; numeric order.
-TEST_F(MultiRankRobust, RankFileNamesAndNumericOrder) {
-  copy_as(kSimple, in(), "dedicated_log_torch_trace_rank_10_zz.log");
-  copy_as(kSimple, in(), "dedicated_log_torch_trace_rank_2.log");
-  copy_as(kSimple, in(), "dedicated_log_torch_trace_rank_01_x.log");  // rank 1
-  gzip_file(read_file(kSimple), in() / "dedicated_log_torch_trace_rank_3.log.gz");
+TEST_F(CorpusMultiRankRobust, RankFileNamesAndNumericOrder) {
+  copy_as(simple_log(), in(), "dedicated_log_torch_trace_rank_10_zz.log");
+  copy_as(simple_log(), in(), "dedicated_log_torch_trace_rank_2.log");
+  copy_as(simple_log(), in(), "dedicated_log_torch_trace_rank_01_x.log");  // rank 1
+  gzip_file(read_file(simple_log()), in() / "dedicated_log_torch_trace_rank_3.log.gz");
   for (const char* bad :
        {"dedicated_log_torch_trace_rank_.log", "dedicated_log_torch_trace_rank_x1.log",
         "dedicated_log_torch_trace_rank_1.txt", "dedicated_log_torch_trace_rank_99999999999.log",
@@ -145,15 +147,15 @@ TEST_F(MultiRankRobust, RankFileNamesAndNumericOrder) {
   EXPECT_EQ(dirs, (std::set<std::string>{"rank_1", "rank_2", "rank_3", "rank_10"}));
   EXPECT_EQ(problems(page), (std::vector<std::string>{"no log in the folder for rank(s) 0, 4-9"}));
   EXPECT_TRUE(has(page, "4 rank(s) (1-3, 10)")) << page;
-  EXPECT_EQ(read_file(out() / "rank_3" / "raw.log"), read_file(kSimple));  // decompressed
+  EXPECT_EQ(read_file(out() / "rank_3" / "raw.log"), read_file(simple_log()));  // decompressed
   EXPECT_TRUE(has(r.err, "dedicated_log_torch_trace_rank_99999999999.log")) << r.err;
   EXPECT_TRUE(has(r.err, "Dedicated_log_torch_trace_rank_4.log")) << r.err;
 }
 
 // A gap larger than 100000 ranks is still reported exactly.
-TEST_F(MultiRankRobust, LargeRankGapIsReportedExactly) {
-  copy_as(kSimple, in(), rank_log_name(0));
-  copy_as(kSimple, in(), rank_log_name(200000));
+TEST_F(CorpusMultiRankRobust, LargeRankGapIsReportedExactly) {
+  copy_as(simple_log(), in(), rank_log_name(0));
+  copy_as(simple_log(), in(), rank_log_name(200000));
   RunResult r = run_ranks(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page = landing();
@@ -167,9 +169,9 @@ TEST_F(MultiRankRobust, LargeRankGapIsReportedExactly) {
 // Here the output folder's path is 4092 bytes long: the landing page's files
 // are created relative to the open folder and fit, but "<folder>/rank_0" is
 // over PATH_MAX (4095 bytes), so no rank folder can be made.
-TEST_F(MultiRankRobust, StrictFailsWhenARankHasNoReport) {
-  copy_as(kSimple, in(), rank_log_name(0));
-  copy_as(kSimple, in(), rank_log_name(1));
+TEST_F(CorpusMultiRankRobust, StrictFailsWhenARankHasNoReport) {
+  copy_as(simple_log(), in(), rank_log_name(0));
+  copy_as(simple_log(), in(), rank_log_name(1));
   fs::path deep = tmp_.path();
   const size_t target = 4092;
   while (deep.string().size() < target) {
@@ -198,10 +200,10 @@ TEST_F(MultiRankRobust, StrictFailsWhenARankHasNoReport) {
 
 // Our own c.
 TEST_F(MultiRankRobust, PathMustBeADirectory) {
-  RunResult r = run_ranks(kSimple);
+  RunResult r = run_ranks(kExample);
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
-  EXPECT_EQ(r.error_lines()[0], "Error: Input path " + kSimple.string() +
+  EXPECT_EQ(r.error_lines()[0], "Error: Input path " + kExample.string() +
                                     " must be a directory when using --all-ranks-html");
   EXPECT_FALSE(fs::exists(out()));
   r = run_ranks(tmp_ / "does_not_exist");
@@ -211,8 +213,8 @@ TEST_F(MultiRankRobust, PathMustBeADirectory) {
 }
 
 // F8 still applies in multi-rank mode; --overwrite replaces only a report.
-TEST_F(MultiRankRobust, ExistingOutputNeedsOverwrite) {
-  copy_as(kSimple, in(), rank_log_name(0));
+TEST_F(CorpusMultiRankRobust, ExistingOutputNeedsOverwrite) {
+  copy_as(simple_log(), in(), rank_log_name(0));
   fs::create_directories(out());
   write_file(out() / "old.txt", "x");
   RunResult r = run({in().string(), "--all-ranks-html", "-o", out().string(), "--no-browser"});
@@ -242,8 +244,8 @@ TEST_F(MultiRankRobust, ExistingOutputNeedsOverwrite) {
 
 // Item 34's layout: the output folder inside the input folder (on copies),
 // run twice; the output folder is not taken for a rank log.
-TEST_F(MultiRankRobust, OutputInsideTheInputFolder) {
-  for (int k = 0; k < 2; ++k) copy_as(kRuntime / rank_log_name(k), in(), rank_log_name(k));
+TEST_F(CorpusMultiRankRobust, OutputInsideTheInputFolder) {
+  for (int k = 0; k < 2; ++k) copy_as(runtime_ranks() / rank_log_name(k), in(), rank_log_name(k));
   fs::path nested = in() / "out";
   for (int pass = 0; pass < 2; ++pass) {
     RunResult r = run_all_ranks(in(), nested, tmp_.path());
@@ -258,8 +260,8 @@ TEST_F(MultiRankRobust, OutputInsideTheInputFolder) {
 }
 
 // Our own e: the landing page, and compressed rank logs.
-TEST_F(MultiRankRobust, LandingPageDoctorSection) {
-  const auto& r = multirank_run(kMultiRankLogs);
+TEST_F(CorpusMultiRankRobust, LandingPageDoctorSection) {
+  const auto& r = multirank_run(multi_rank_logs());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   EXPECT_TRUE(has(r.landing, "<h2>Compile doctor across ranks</h2>"));
   EXPECT_FALSE(has(r.landing, "collectives_parity.json"));
@@ -279,11 +281,11 @@ TEST_F(MultiRankRobust, LandingPageDoctorSection) {
   EXPECT_TRUE(has(r.landing, "4 rank(s) (0-3)"));
 }
 
-TEST_F(MultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
-  const auto& plain = multirank_run(kSchedule);
+TEST_F(CorpusMultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
+  const auto& plain = multirank_run(schedule_ranks());
   ASSERT_EQ(plain.result.exit_code, 0) << plain.result.err;
   fs::create_directories(in());
-  for (const auto& e : fs::directory_iterator(kSchedule))
+  for (const auto& e : fs::directory_iterator(schedule_ranks()))
     gzip_file(read_file(e.path()), in() / (e.path().filename().string() + ".gz"));
   RunResult r = run_ranks(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -296,7 +298,7 @@ TEST_F(MultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
   ASSERT_EQ(run_shell("command -v zstd > /dev/null 2>&1"), 0) << "zstd is installed by scripts/setup";
   fs::path zin = tmp_ / "zin";
   fs::create_directories(zin);
-  for (const auto& e : fs::directory_iterator(kSchedule))
+  for (const auto& e : fs::directory_iterator(schedule_ranks()))
     ASSERT_EQ(run_shell("zstd -q -o '" + (zin / (e.path().filename().string() + ".zst")).string() +
                         "' '" + e.path().string() + "'"),
               0);
@@ -307,8 +309,8 @@ TEST_F(MultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
 }
 
 // Our own f: `tlscope summary DIR` and `tlscope check DIR`.
-TEST_F(MultiRankRobust, SummaryOfAFolderMatchesPerRankSummaries) {
-  RunResult r = run({"summary", kMultiRankLogs.string(), "--json"});
+TEST_F(CorpusMultiRankRobust, SummaryOfAFolderMatchesPerRankSummaries) {
+  RunResult r = run({"summary", multi_rank_logs().string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json all = json::parse(r.out);
   ASSERT_TRUE(all["ranks"].is_array());
@@ -316,7 +318,7 @@ TEST_F(MultiRankRobust, SummaryOfAFolderMatchesPerRankSummaries) {
   for (size_t k = 0; k < 4; ++k) {
     const json& rank = all["ranks"][k];
     EXPECT_EQ(rank["rank"], k);
-    fs::path log = kMultiRankLogs / rank_log_name(static_cast<uint32_t>(k));
+    fs::path log = multi_rank_logs() / rank_log_name(static_cast<uint32_t>(k));
     EXPECT_EQ(rank["log"], log.string());
     RunResult one = run({"summary", log.string(), "--json"});
     ASSERT_EQ(one.exit_code, 0) << one.err;
@@ -345,24 +347,24 @@ TEST_F(MultiRankRobust, SummaryOfAFolderMatchesPerRankSummaries) {
   EXPECT_EQ(by_what["compile ids"]["groups"], json::parse("[[0,2],[1],[3]]"));
   EXPECT_EQ(by_what["failures"]["groups"], json::parse("[[0,2],[1,3]]"));
 
-  r = run({"summary", kMultiRankLogs.string()});
+  r = run({"summary", multi_rank_logs().string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "4 rank log(s)")) << r.out;
   EXPECT_TRUE(has(r.out, "recompiles (first at 0/1): ranks 0, 2; ranks 1; ranks 3")) << r.out;
 }
 
-TEST_F(MultiRankRobust, CheckOfAFolderNamesOffendingRanks) {
-  RunResult r = run({"check", kMultiRankLogs.string(), "--max-recompiles", "0"});
+TEST_F(CorpusMultiRankRobust, CheckOfAFolderNamesOffendingRanks) {
+  RunResult r = run({"check", multi_rank_logs().string(), "--max-recompiles", "0"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(split_lines(r.out), (std::vector<std::string>{"tlscope check: rank 1: recompiles: 14 > 0",
                                                           "tlscope check: rank 3: recompiles: 6 > 0"}))
       << r.out;
-  r = run({"check", kMultiRankLogs.string(), "--max-recompiles", "14", "--max-failures", "0"});
+  r = run({"check", multi_rank_logs().string(), "--max-recompiles", "14", "--max-failures", "0"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(split_lines(r.out), (std::vector<std::string>{"tlscope check: rank 0: failures: 1 > 0",
                                                           "tlscope check: rank 2: failures: 1 > 0"}))
       << r.out;
-  r = run({"check", kMultiRankLogs.string(), "--max-recompiles", "1000"});
+  r = run({"check", multi_rank_logs().string(), "--max-recompiles", "1000"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "tlscope check: ok (20 recompiles, 0 graph breaks, 2 failures, 15.09 s, 4 ranks)\n");
 

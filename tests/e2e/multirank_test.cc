@@ -15,9 +15,9 @@
 namespace tlscope_test {
 namespace {
 
-const fs::path kSimple = kInputs / "simple.log";
-const fs::path kCacheHitMiss = kInputs / "cache_hit_miss.log";
-const fs::path kChromium = kInputs / "chromium_events.log";
+fs::path simple_log() { return corpus_inputs() / "simple.log"; }
+fs::path cache_hit_miss_log() { return corpus_inputs() / "cache_hit_miss.log"; }
+fs::path chromium_log() { return corpus_inputs() / "chromium_events.log"; }
 
 class MultiRank : public ::testing::Test {
  protected:
@@ -29,10 +29,12 @@ class MultiRank : public ::testing::Test {
   fs::path in() const { return tmp_ / "in"; }
   TempDir tmp_;
 };
+// The tests that read the corpus.
+class CorpusMultiRank : public MultiRank {};
 
 // Item 19.
-TEST_F(MultiRank, BasicPagesAndLinks) {
-  const auto& r = multirank_run(kMultiRankLogs);
+TEST_F(CorpusMultiRank, BasicPagesAndLinks) {
+  const auto& r = multirank_run(multi_rank_logs());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   EXPECT_TRUE(r.result.error_lines().empty()) << r.result.err;
   for (int k = 0; k < 4; ++k)
@@ -63,8 +65,8 @@ TEST_F(MultiRank, BasicPagesAndLinks) {
 }
 
 // Item 20 (and our own b: the other files are named on stderr).
-TEST_F(MultiRank, MessyInputIgnoresOtherFiles) {
-  RunResult r = run(kMessy);
+TEST_F(CorpusMultiRank, MessyInputIgnoresOtherFiles) {
+  RunResult r = run(messy_input());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::is_regular_file(out() / "rank_0" / "index.html"));
   EXPECT_TRUE(fs::is_regular_file(out() / "rank_1" / "index.html"));
@@ -82,8 +84,8 @@ TEST_F(MultiRank, MessyInputIgnoresOtherFiles) {
 }
 
 // Item 21 (and our own d).
-TEST_F(MultiRank, StdoutNamesTheOutput) {
-  const auto& r = multirank_run(kMultiRankLogs);
+TEST_F(CorpusMultiRank, StdoutNamesTheOutput) {
+  const auto& r = multirank_run(multi_rank_logs());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   EXPECT_TRUE(has(r.result.out, "Multi-rank report generated under " + r.out.string() + "\n"))
       << r.result.out;
@@ -99,8 +101,8 @@ TEST_F(MultiRank, StdoutNamesTheOutput) {
 }
 
 // Item 22.
-TEST_F(MultiRank, LatestIsRejected) {
-  RunResult r = run(kMultiRankLogs, {"--latest"});
+TEST_F(CorpusMultiRank, LatestIsRejected) {
+  RunResult r = run(multi_rank_logs(), {"--latest"});
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
   EXPECT_TRUE(has(r.err, "--latest cannot be used with --all-ranks-html")) << r.err;
@@ -142,8 +144,8 @@ TEST_F(MultiRank, NoRankLogsIsAnErrorAndLeavesTheOutputAlone) {
 }
 
 // Item 24, on the corpus as it is (rank 1 has chromium events too).
-TEST_F(MultiRank, CombinedChromiumEvents) {
-  const auto& r = multirank_run(kMultiRankLogs);
+TEST_F(CorpusMultiRank, CombinedChromiumEvents) {
+  const auto& r = multirank_run(multi_rank_logs());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
   json combined = r.load("chromium_events.json");
   ASSERT_TRUE(combined.is_array());
@@ -176,11 +178,11 @@ TEST_F(MultiRank, CombinedChromiumEvents) {
 
 // Item 25, on copies: ranks 0 and 2 = chromium_events.log, rank 1 empty,
 // rank 3 = multi_rank_logs' rank 3.
-TEST_F(MultiRank, SparseChromiumEvents) {
-  copy_as(kChromium, in(), rank_log_name(0));
-  copy_as(kChromium, in(), rank_log_name(2));
+TEST_F(CorpusMultiRank, SparseChromiumEvents) {
+  copy_as(chromium_log(), in(), rank_log_name(0));
+  copy_as(chromium_log(), in(), rank_log_name(2));
   write_file(in() / rank_log_name(1), "");
-  copy_as(kMultiRankLogs / rank_log_name(3), in(), rank_log_name(3));
+  copy_as(multi_rank_logs() / rank_log_name(3), in(), rank_log_name(3));
   RunResult r = run(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json combined = json::parse(read_file(out() / "chromium_events.json"));
@@ -200,16 +202,16 @@ TEST_F(MultiRank, SparseChromiumEvents) {
 }
 
 // Item 26.
-TEST_F(MultiRank, DivergingCompileIdsWarning) {
-  const auto& r = multirank_run(kMultiRankLogs);
+TEST_F(CorpusMultiRank, DivergingCompileIdsWarning) {
+  const auto& r = multirank_run(multi_rank_logs());
   EXPECT_TRUE(has(r.landing, "<strong>Warning:</strong> Diverging Compilation IDs detected"));
   EXPECT_EQ(count_of(r.landing, "class=\"warning-box\""), 1u);
 }
 
 // Item 27.
-TEST_F(MultiRank, NoCompileIdDivergence) {
-  copy_as(kSimple, in(), rank_log_name(0));
-  copy_as(kSimple, in(), rank_log_name(1));
+TEST_F(CorpusMultiRank, NoCompileIdDivergence) {
+  copy_as(simple_log(), in(), rank_log_name(0));
+  copy_as(simple_log(), in(), rank_log_name(1));
   RunResult r = run(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page = landing();
@@ -220,9 +222,9 @@ TEST_F(MultiRank, NoCompileIdDivergence) {
 }
 
 // Item 28.
-TEST_F(MultiRank, DivergingCacheEventsWarning) {
-  copy_as(kCacheHitMiss, in(), rank_log_name(0));
-  copy_as(kSimple, in(), rank_log_name(1));
+TEST_F(CorpusMultiRank, DivergingCacheEventsWarning) {
+  copy_as(cache_hit_miss_log(), in(), rank_log_name(0));
+  copy_as(simple_log(), in(), rank_log_name(1));
   RunResult r = run(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page = landing();
@@ -232,9 +234,9 @@ TEST_F(MultiRank, DivergingCacheEventsWarning) {
 }
 
 // Item 29.
-TEST_F(MultiRank, NoCacheEventDivergence) {
-  copy_as(kCacheHitMiss, in(), rank_log_name(0));
-  copy_as(kCacheHitMiss, in(), rank_log_name(1));
+TEST_F(CorpusMultiRank, NoCacheEventDivergence) {
+  copy_as(cache_hit_miss_log(), in(), rank_log_name(0));
+  copy_as(cache_hit_miss_log(), in(), rank_log_name(1));
   RunResult r = run(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(has(landing(), "Diverging Cache hit/miss patterns detected"));
@@ -242,8 +244,8 @@ TEST_F(MultiRank, NoCacheEventDivergence) {
 }
 
 // Item 30: ranks 0 and 2 have no cache artifacts, 1 and 3 differ.
-TEST_F(MultiRank, DivergingCacheEventsMultipleGroups) {
-  const auto& r = multirank_run(kMultiRankLogs);
+TEST_F(CorpusMultiRank, DivergingCacheEventsMultipleGroups) {
+  const auto& r = multirank_run(multi_rank_logs());
   EXPECT_TRUE(has(r.landing, "Diverging Cache hit/miss patterns detected"));
   auto box = section(r.landing, "Diverging Cache hit/miss", "</ul>");
   EXPECT_EQ(rank_groups(box), (std::vector<std::string>{"0, 2", "1", "3"})) << box;

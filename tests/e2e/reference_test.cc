@@ -15,10 +15,10 @@ namespace {
 using nlohmann::json;
 
 // Runs tlscope on corpus input `name` into <tmp>/out; expects exit 0.
-class ReferenceTest : public ::testing::Test {
+class CorpusReferenceTest : public ::testing::Test {
  protected:
   void run(const std::string& name, bool strict) {
-    std::vector<std::string> args = {(kInputs / name).string(), "-o", out().string(), "--no-browser"};
+    std::vector<std::string> args = {(corpus_inputs() / name).string(), "-o", out().string(), "--no-browser"};
     if (strict) args.push_back("--strict");
     result_ = run_tlscope(args, tmp_.path());
     ASSERT_EQ(result_.exit_code, 0) << result_.err;
@@ -55,7 +55,7 @@ const std::vector<std::string> kSimpleFiles = {
     "-_0_0_0/inductor_output_code"};
 
 // Item 1.
-TEST_F(ReferenceTest, ParseSimple) {
+TEST_F(CorpusReferenceTest, ParseSimple) {
   run("simple.log", /*strict=*/true);
   expect_has(kSimpleFiles);
   auto lines = raw_jsonl();
@@ -66,11 +66,11 @@ TEST_F(ReferenceTest, ParseSimple) {
   // All 50 chromium events have valid JSON payloads.
   EXPECT_EQ(json::parse(read_file(out() / "chromium_events.json")).size(), 50u);
   // raw.log is a verbatim copy.
-  EXPECT_EQ(read_file(out() / "raw.log"), read_file(kInputs / "simple.log"));
+  EXPECT_EQ(read_file(out() / "raw.log"), read_file(corpus_inputs() / "simple.log"));
 }
 
 // Item 2: one chromium payload is broken JSON (and its MD5 is stale).
-TEST_F(ReferenceTest, ParseSimpleCorruptedJson) {
+TEST_F(CorpusReferenceTest, ParseSimpleCorruptedJson) {
   run("simple_corrupted_json.log", /*strict=*/false);
   expect_has(kSimpleFiles);
   auto lines = raw_jsonl();
@@ -83,7 +83,7 @@ TEST_F(ReferenceTest, ParseSimpleCorruptedJson) {
 }
 
 // Item 3.
-TEST_F(ReferenceTest, ParseCompilationMetrics) {
+TEST_F(CorpusReferenceTest, ParseCompilationMetrics) {
   run("comp_metrics.log", /*strict=*/true);
   for (auto dir : {"-_0_0_1/", "-_1_0_1/", "-_2_0_0/"}) {
     expect_has({std::string(dir) + "dynamo_output_graph", std::string(dir) + "compilation_metrics"});
@@ -140,7 +140,7 @@ TEST_F(ReferenceTest, ParseCompilationMetrics) {
 }
 
 // Item 4.
-TEST_F(ReferenceTest, ParseCompilationFailures) {
+TEST_F(CorpusReferenceTest, ParseCompilationFailures) {
   run("comp_failure.log", /*strict=*/true);
   expect_has({"-_0_0_0/dynamo_output_graph", "-_0_0_0/compilation_metrics", "index.html",
               "compile_directory.json", "failures_and_restarts.html"});
@@ -154,7 +154,7 @@ TEST_F(ReferenceTest, ParseCompilationFailures) {
 }
 
 // Item 5.
-TEST_F(ReferenceTest, ParseArtifact) {
+TEST_F(CorpusReferenceTest, ParseArtifact) {
   run("artifacts.log", /*strict=*/true);
   expect_has({"-_0_0_0/fx_graph_cache_hash", "index.html"});
   // The JSON artifact is re-emitted as valid JSON.
@@ -166,7 +166,7 @@ TEST_F(ReferenceTest, ParseArtifact) {
 }
 
 // Item 6.
-TEST_F(ReferenceTest, ParseChromiumEvent) {
+TEST_F(CorpusReferenceTest, ParseChromiumEvent) {
   run("chromium_events.log", /*strict=*/true);
   expect_has({"chromium_events.json", "index.html"});
   json events = json::parse(read_file(out() / "chromium_events.json"));
@@ -180,7 +180,7 @@ TEST_F(ReferenceTest, ParseChromiumEvent) {
 }
 
 // Item 7.
-TEST_F(ReferenceTest, CacheHitMiss) {
+TEST_F(CorpusReferenceTest, CacheHitMiss) {
   run("cache_hit_miss.log", /*strict=*/true);
   expect_has({"-_1_0_0/fx_graph_cache_miss_33.json", "-_1_0_0/fx_graph_cache_miss_9.json",
               "-_1_0_0/fx_graph_cache_hit_20.json", "compile_directory.json", "index.html"});

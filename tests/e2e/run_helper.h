@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -29,10 +31,29 @@ namespace tlscope_test {
 namespace fs = std::filesystem;
 
 inline const std::string kBin = TLSCOPE_BIN;
-inline const fs::path kCorpus = TLSCOPE_CORPUS;
-inline const fs::path kInputs = fs::path(TLSCOPE_CORPUS) / "inputs";
 inline const fs::path kData = TLSCOPE_DATA;
 inline const fs::path kExamples = TLSCOPE_EXAMPLES;
+inline const fs::path kExample = kExamples / "example.log";
+
+// The corpus of real logs (../shared/corpus beside the project, or the
+// TLSCOPE_CORPUS_DIR given to CMake) is not part of a clone. A test that reads
+// it has "Corpus" in its full name (suite, instantiation or test), and CMake
+// leaves those tests out when the corpus is missing (tests/CMakeLists.txt).
+inline const fs::path kCorpusRoot = TLSCOPE_CORPUS;
+inline bool corpus_present() { return fs::is_directory(kCorpusRoot / "tlparse" / "inputs"); }
+
+// The tlparse corpus folder. Fails the calling test when its name does not
+// say it needs the corpus, so that the filter of a lone clone cannot miss it.
+inline fs::path corpus_dir() {
+  if (const auto* t = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    std::string name = std::string(t->test_suite_name()) + "." + t->name();
+    if (name.find("Corpus") == std::string::npos)
+      ADD_FAILURE() << name << " reads the corpus, but its name lacks \"Corpus\": "
+                    << "a clone without the corpus would run it and fail";
+  }
+  return kCorpusRoot / "tlparse";
+}
+inline fs::path corpus_inputs() { return corpus_dir() / "inputs"; }
 
 // A unique folder under /tmp (mkdtemp), removed with everything in it at the end.
 class TempDir {
