@@ -199,6 +199,43 @@ std::string advice_text(Category c, std::string_view subject) {
   return "";
 }
 
+Category classify_failure(std::string_view fail_type, std::string_view reason) {
+  std::string low = lower(reason);
+  if (contains(fail_type, "DataDependent") ||
+      contains_any(low, {"data-dependent expression", "data dependent expression",
+                         "guardondatadependentsymnode", "could not guard on data-dependent",
+                         "could not extract specialized integer from data-dependent"}))
+    return Category::kDataDependent;
+  return Category::kCompileError;
+}
+
+std::string failure_advice_text(Category c) {
+  if (c != Category::kDataDependent) return advice_text(c);
+  return "Tracing had to decide an expression on a value that depends on tensor data (an "
+         "unbacked symbol such as u0, from .item(), .tolist() or nonzero()) and could not. Tell "
+         "the compiler what holds with torch._check(...) before the use (e.g. "
+         "torch._check(u0 >= 0), torch._check(n < x.size(0))), use torch.cond for a branch on "
+         "the value, or in export let torch.export.draft_export list every such place.";
+}
+
+std::string traceback_user_frame(std::string_view text) {
+  static constexpr std::string_view kFile = "File \"";
+  std::string last, last_user;
+  for (size_t p = text.find(kFile); p != std::string_view::npos; p = text.find(kFile, p + 1)) {
+    size_t start = p + kFile.size();
+    size_t quote = text.find('"', start);
+    if (quote == std::string_view::npos || text.compare(quote, 8, "\", line ") != 0) continue;
+    size_t digits = quote + 8, end = digits;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == digits) continue;
+    std::string_view file = text.substr(start, quote - start);
+    std::string frame = std::string(file) + ":" + std::string(text.substr(digits, end - digits));
+    last = frame;
+    if (!contains(file, "/site-packages/") && !contains(file, "/dist-packages/")) last_user = frame;
+  }
+  return last_user.empty() ? last : last_user;
+}
+
 std::string normalize_reason(std::string_view r) {
   std::string out;
   out.reserve(r.size());

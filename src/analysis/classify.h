@@ -27,6 +27,14 @@ std::string advice_text(Category c, std::string_view subject = {});
 // `reason` without its "0/1: " prefix.
 Category classify_recompile(std::string_view reason);
 Category classify_graph_break(std::string_view reason);
+// A failed compile or export: kDataDependent when a data-dependent expression
+// could not be decided, else kCompileError.
+Category classify_failure(std::string_view fail_type, std::string_view reason);
+// The advice for a failure of class `c` (kCompileError or kDataDependent).
+std::string failure_advice_text(Category c);
+// "file.py:12" of the innermost `File "file.py", line 12` of a Python
+// traceback in `text`, preferring code outside installed packages; "" if none.
+std::string traceback_user_frame(std::string_view text);
 
 // Text with numbers, hex addresses and object ids replaced, for grouping.
 std::string normalize_reason(std::string_view reason);

@@ -1,8 +1,11 @@
 #include "analysis/doctor.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -10,6 +13,8 @@ namespace tlscope::analysis {
 namespace {
 
 using trace::CompileId;
+
+CompileRef ref_of(uint32_t run, const CompileId& raw) { return {run, raw.metrics_bucket()}; }
 
 bool is_frame_compile(const std::optional<CompileId>& id) {
   return id && id->frame_id && id->frame_compile_id;
@@ -70,8 +75,38 @@ bool names_recompile_limit(const std::string& text) {
          text.find("recompile limit") != std::string::npos;
 }
 
-void add_id(std::vector<CompileId>* ids, const CompileId& id) {
+void add_id(std::vector<CompileRef>* ids, const CompileRef& id) {
   if (std::find(ids->begin(), ids->end(), id) == ids->end()) ids->push_back(id);
+}
+
+// Phases as a tree walked depth first, each level in the order it began; a
+// phase whose parent never ended is shown at the top.
+std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
+    const std::vector<model::Phase>& phases) {
+  std::vector<const model::Phase*> sorted;
+  for (const auto& p : phases) sorted.push_back(&p);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto* a, const auto* b) { return a->start_us < b->start_us; });
+  std::set<std::string> paths;
+  for (const auto* p : sorted) paths.insert(p->path);
+  auto parent_of = [](const std::string& path) {
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash);
+  };
+  std::vector<std::pair<const model::Phase*, uint32_t>> out;
+  std::function<void(const std::string&, uint32_t)> walk = [&](const std::string& parent,
+                                                                uint32_t depth) {
+    for (const auto* p : sorted) {
+      std::string up = parent_of(p->path);
+      bool top = parent.empty() && (up.empty() || !paths.count(up));
+      if ((parent.empty() ? top : up == parent) && out.size() < phases.size()) {
+        out.emplace_back(p, depth);
+        walk(p->path, depth + 1);
+      }
+    }
+  };
+  walk("", 0);
+  return out;
 }
 
 class Diagnoser {
@@ -91,10 +126,11 @@ class Diagnoser {
   }
 
  private:
-  FrameReport& frame(uint32_t id) {
-    auto [it, inserted] = frame_index_.try_emplace(id, out_.frames.size());
+  FrameReport& frame(uint32_t run, uint32_t id) {
+    auto [it, inserted] = frame_index_.try_emplace({run, id}, out_.frames.size());
     if (inserted) {
       out_.frames.emplace_back();
+      out_.frames.back().run = run;
       out_.frames.back().frame_id = id;
     }
     return out_.frames[it->second];
@@ -102,71 +138,70 @@ class Diagnoser {
 
   void collect_frames() {
     // Name and place from the dynamo_start stack (its last frame is the one compiled).
-    for (const auto& [id, stack] : m_.start_stacks) {
-      if (!id.frame_id || id.autograd_id || stack.empty()) continue;
-      FrameReport& f = frame(*id.frame_id);
-      if (f.name.empty()) {
-        f.name = stack.back().name;
-        f.filename = stack.back().display_filename(m_.strings);
-        f.line = stack.back().line;
-      }
+    for (const auto& [key, head] : m_.frame_starts) {
+      FrameReport& f = frame(key.first, key.second);
+      f.name = head.name;
+      f.filename = head.display_filename(m_.strings);
+      f.line = head.line;
     }
-    std::set<std::pair<uint32_t, uint32_t>> seen;
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
     for (const auto& r : m_.metrics) {
       if (!is_frame_compile(r.id) || r.id->autograd_id) continue;
-      FrameReport& f = frame(*r.id->frame_id);
+      FrameReport& f = frame(r.run, *r.id->frame_id);
       if (!r.co_name.empty()) {
         f.name = r.co_name;
         f.filename = r.co_filename;
         if (r.co_firstlineno) f.line = *r.co_firstlineno;
       }
-      CompileId bucket = r.id->metrics_bucket();
-      if (seen.insert({*r.id->frame_id, *r.id->frame_compile_id}).second) {
+      if (seen.insert({r.run, *r.id->frame_id, *r.id->frame_compile_id}).second) {
         ++f.compiles;
         if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-        add_id(&f.compile_ids, bucket);
+        add_id(&f.compile_ids, ref_of(r.run, *r.id));
       }
       if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
       if (r.fail_type) ++f.failures;
       f.compile_time_s += r.entire_frame_s.value_or(0);
       f.max_graph_ops = std::max<uint64_t>(f.max_graph_ops, r.graph_op_count.value_or(0));
+      // Only a failure or reason that names the limit says it was hit: a frame
+      // may compile more often when the user raised the limit.
       if (names_recompile_limit(r.fail_reason.value_or("")) ||
           names_recompile_limit(first_line(r.recompile_reason.value_or(""))))
         f.recompile_limit_hit = true;
     }
     for (auto& f : out_.frames) {
-      // Only a failure or reason that names the limit says it was hit: a frame
-      // may compile more often when the user raised the limit.
       out_.totals.compiles += f.compiles;
       out_.totals.recompiles += f.recompiles;
       out_.totals.compile_time_s += f.compile_time_s;
     }
     out_.totals.frames = out_.frames.size();
+    out_.totals.runs = m_.runs.count();
   }
 
   void collect_recompile_reasons() {
     // The artifact is preferred; the metrics' recompile_reason fills gaps.
     std::set<std::string> done;
-    auto add = [&](const CompileId& id, const std::string& text) {
+    auto add = [&](uint32_t run, const CompileId& id, const std::string& text) {
       if (!id.frame_id || id.autograd_id) return;
       auto [failed, reason] = split_reason(text);
       std::string line = first_line(reason);
-      if (!done.insert(id.metrics_bucket().folder() + "|" + failed + "|" + line).second) return;
-      frame(*id.frame_id).recompile_reasons.push_back(
-          {id.metrics_bucket(), failed, line, classify_recompile(reason)});
+      CompileRef ref = ref_of(run, id);
+      if (!done.insert(fmt::format("{}|{}|{}|{}", run, ref.id.folder(), failed, line)).second)
+        return;
+      frame(run, *id.frame_id).recompile_reasons.push_back(
+          {ref, failed, line, classify_recompile(reason)});
     };
-    std::set<std::string> with_artifact;
+    std::unordered_set<CompileRef, model::CompileRefHash> with_artifact;
     for (const auto& rr : m_.recompile_reasons) {
       if (!rr.id) continue;
-      with_artifact.insert(rr.id->metrics_bucket().folder());
-      for (const auto& r : rr.reasons) add(*rr.id, r);
+      with_artifact.insert(ref_of(rr.run, *rr.id));
+      for (const auto& r : rr.reasons) add(rr.run, *rr.id, r);
     }
     for (const auto& r : m_.metrics)
-      if (r.id && r.recompile_reason && !with_artifact.count(r.id->metrics_bucket().folder()))
-        add(*r.id, *r.recompile_reason);
+      if (r.id && r.recompile_reason && !with_artifact.count(ref_of(r.run, *r.id)))
+        add(r.run, *r.id, *r.recompile_reason);
   }
 
-  void add_break(const CompileId& id, const std::string& reason, const std::string& user_frame,
+  void add_break(const CompileRef& id, const std::string& reason, const std::string& user_frame,
                  const std::string& detail, Category cat) {
     std::string key = normalize_reason(reason) + "|" + user_frame;
     auto [it, inserted] = break_index_.try_emplace(key, out_.graph_breaks.size());
@@ -187,14 +222,14 @@ class Diagnoser {
 
   void collect_graph_breaks() {
     // User locations from the artifacts, by compile.
-    std::unordered_map<CompileId, std::string, trace::CompileIdHash> where;
+    std::unordered_map<CompileRef, std::string, model::CompileRefHash> where;
     for (const auto& n : m_.graph_break_notes)
-      if (n.id) where.try_emplace(n.id->metrics_bucket(), user_frame_of(n.text));
-    std::set<std::string> from_metrics;
+      if (n.id) where.try_emplace(ref_of(n.run, *n.id), user_frame_of(n.text));
+    std::unordered_set<CompileRef, model::CompileRefHash> from_metrics;
     for (const auto& r : m_.metrics) {
       if (!r.id || r.restart_reasons.empty()) continue;
-      CompileId b = r.id->metrics_bucket();
-      from_metrics.insert(b.folder());
+      CompileRef b = ref_of(r.run, *r.id);
+      from_metrics.insert(b);
       auto w = where.find(b);
       for (const auto& reason : r.restart_reasons) {
         Category cat = classify_graph_break(reason);
@@ -204,8 +239,8 @@ class Diagnoser {
       }
     }
     for (const auto& n : m_.graph_break_notes) {
-      if (!n.id || from_metrics.count(n.id->metrics_bucket().folder())) continue;
-      add_break(n.id->metrics_bucket(), break_reason_of(n.text), user_frame_of(n.text), n.text,
+      if (!n.id || from_metrics.count(ref_of(n.run, *n.id))) continue;
+      add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text,
                 classify_graph_break(reason_section(n.text)));
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
@@ -216,41 +251,139 @@ class Diagnoser {
     for (size_t i = 0; i < m_.metrics.size(); ++i) {
       const auto& r = m_.metrics[i];
       if (!r.fail_type) continue;
+      if (!is_frame_compile(r.id)) continue;  // outside any frame: below
       FailureReport f;
-      f.compile_id = r.id ? std::optional<CompileId>(r.id->metrics_bucket()) : std::nullopt;
+      f.compile_id = ref_of(r.run, *r.id);
       f.fail_type = *r.fail_type;
       f.reason = r.fail_reason.value_or("(no reason given)");
       if (r.fail_file) f.user_frame = fmt::format("{}:{}", *r.fail_file, r.fail_line.value_or(0));
       f.page = r.page;
+      f.category = classify_failure(f.fail_type, f.reason);
       // Eager fallback: no later successful compile of the same bucket.
       f.ran_eagerly = true;
       for (size_t j = i + 1; j < m_.metrics.size(); ++j) {
         const auto& later = m_.metrics[j];
-        if (later.id && r.id && later.id->metrics_bucket() == r.id->metrics_bucket() &&
-            !later.fail_type) {
+        if (later.id && later.run == r.run &&
+            later.id->metrics_bucket() == r.id->metrics_bucket() && !later.fail_type) {
           f.ran_eagerly = false;
           break;
         }
       }
       out_.failures.push_back(std::move(f));
     }
+    collect_outside_failures();
     out_.totals.failures = out_.failures.size();
+  }
+
+  // Failures outside any frame (export, make_fx): artifacts without a compile
+  // id and compilation metrics without a frame id. One failure often leaves
+  // several of them in a row (the interpreter's error, then make_fx's partial
+  // graph, then the metrics): records with no frame compile between them and
+  // of different kinds are one failure.
+  void collect_outside_failures() {
+    struct Item {
+      uint64_t lineno;
+      const model::LooseFailureNote* note;
+      const model::MetricsRecord* metrics;
+      std::string kind() const { return note ? note->kind : "compilation_metrics"; }
+    };
+    std::vector<Item> items;
+    std::vector<uint64_t> framed;  // lines of compilation metrics of frames
+    for (const auto& n : m_.loose_failures) items.push_back({n.lineno, &n, nullptr});
+    for (const auto& r : m_.metrics) {
+      if (is_frame_compile(r.id)) framed.push_back(r.lineno);
+      else if (r.fail_type) items.push_back({r.lineno, nullptr, &r});
+    }
+    std::sort(items.begin(), items.end(),
+              [](const Item& a, const Item& b) { return a.lineno < b.lineno; });
+    std::sort(framed.begin(), framed.end());
+    std::vector<Item> group;
+    auto flush = [&] {
+      if (!group.empty()) out_.failures.push_back(outside_failure(group));
+      group.clear();
+    };
+    for (const auto& it : items) {
+      bool split = !group.empty() &&
+                   (std::any_of(group.begin(), group.end(),
+                                [&](const Item& g) { return g.kind() == it.kind(); }) ||
+                    std::upper_bound(framed.begin(), framed.end(), group.back().lineno) !=
+                        std::lower_bound(framed.begin(), framed.end(), it.lineno));
+      if (split) flush();
+      group.push_back(it);
+    }
+    flush();
+  }
+
+  template <class Items>
+  FailureReport outside_failure(const Items& group) {
+    FailureReport f;
+    f.outside_frame = true;
+    const model::LooseFailureNote *interp = nullptr, *partial = nullptr;
+    const model::MetricsRecord* metrics = nullptr;
+    for (const auto& it : group) {
+      if (it.metrics) metrics = it.metrics;
+      else if (it.note->kind == "fx_interpreter_error") interp = it.note;
+      else partial = it.note;
+      if (it.note) f.artifacts.push_back(it.note->kind);
+    }
+    if (metrics) {
+      f.fail_type = *metrics->fail_type;
+      f.reason = metrics->fail_reason.value_or("");
+      if (metrics->fail_file)
+        f.user_frame = fmt::format("{}:{}", *metrics->fail_file, metrics->fail_line.value_or(0));
+      f.page = metrics->page;
+    }
+    if (interp) {
+      if (f.fail_type.empty()) f.fail_type = interp->kind;
+      if (f.reason.empty()) f.reason = interp->text.substr(0, interp->text.find("\nGraphModule:"));
+      if (f.user_frame.empty()) f.user_frame = traceback_user_frame(interp->text);
+      if (f.page.empty()) f.page = interp->page;
+    }
+    if (partial) {
+      if (f.fail_type.empty()) f.fail_type = partial->kind;
+      if (f.reason.empty())
+        f.reason = "make_fx could not trace the function; the graph traced until then is in " +
+                   partial->page;
+      if (f.page.empty()) f.page = partial->page;
+    }
+    if (f.reason.empty()) f.reason = "(no reason given)";
+    std::string all = f.reason;
+    if (interp) all += "\n" + interp->text;
+    f.category = classify_failure(f.fail_type, all);
+    return f;
   }
 
   void collect_slowest() {
     for (const auto& r : m_.metrics) {
       if (!r.id || !r.entire_frame_s) continue;
       SlowCompile s;
-      s.compile_id = r.id->metrics_bucket();
+      s.compile_id = ref_of(r.run, *r.id);
       s.frame_name = r.co_name;
       s.page = r.page;
       s.seconds = *r.entire_frame_s;
-      if (r.backend_s) s.phases["backend"] = *r.backend_s;
-      if (r.inductor_s) s.phases["inductor"] = *r.inductor_s;
-      if (r.code_gen_s) s.phases["code_gen"] = *r.code_gen_s;
+      // The metrics' own times nest: AOT autograd > Inductor > code generation.
+      uint32_t depth = 0;
+      for (auto [name, v] : {std::pair{"backend", r.backend_s}, std::pair{"inductor", r.inductor_s},
+                             std::pair{"code_gen", r.code_gen_s}})
+        if (v) {
+          s.phases[name] = *v;
+          s.phase_tree.push_back({name, depth++, *v});
+        }
       auto ph = m_.chromium.phases.find(s.compile_id);
-      if (ph != m_.chromium.phases.end())
-        for (const auto& [name, secs] : ph->second) s.phases.try_emplace(name, secs);
+      if (ph != m_.chromium.phases.end()) {
+        // Chromium events time every phase and its nesting: their tree
+        // replaces the one above; the flat list keeps the metrics' names.
+        s.phase_tree.clear();
+        for (const auto& [p, depth] : tree_order(ph->second)) {
+          s.phase_tree.push_back({p->name, depth, p->seconds});
+          s.phases.try_emplace(p->name, 0.0);
+        }
+        std::map<std::string, double> sums;
+        for (const auto& p : ph->second) sums[p.name] += p.seconds;
+        for (const auto& [name, secs] : sums)
+          if (auto it = s.phases.find(name); it != s.phases.end() && it->second == 0.0)
+            it->second = secs;
+      }
       out_.slowest.push_back(std::move(s));
     }
     std::stable_sort(out_.slowest.begin(), out_.slowest.end(),
@@ -258,7 +391,7 @@ class Diagnoser {
     if (out_.slowest.size() > 20) out_.slowest.resize(20);
   }
 
-  void advise(Category c, const std::string& message, const std::vector<CompileId>& ids) {
+  void advise(Category c, const std::string& message, const std::vector<CompileRef>& ids) {
     for (auto& a : out_.advice)
       if (a.category == c && a.message == message) {
         for (const auto& id : ids) add_id(&a.compile_ids, id);
@@ -292,9 +425,9 @@ class Diagnoser {
     }
     for (const auto& f : out_.failures) {
       if (names_recompile_limit(f.reason)) continue;  // advised as recompile_limit above
-      std::vector<CompileId> ids;
+      std::vector<CompileRef> ids;
       if (f.compile_id) ids.push_back(*f.compile_id);
-      advise(Category::kCompileError, advice_text(Category::kCompileError), ids);
+      advise(f.category, failure_advice_text(f.category), ids);
     }
   }
 
@@ -307,12 +440,42 @@ class Diagnoser {
 
   const model::ReportModel& m_;
   DoctorReport out_;
-  std::unordered_map<uint32_t, size_t> frame_index_;
+  std::map<std::pair<uint32_t, uint32_t>, size_t> frame_index_;  // (run, frame id)
   std::unordered_map<std::string, size_t> break_index_;
 };
 
 }  // namespace
 
 DoctorReport diagnose(const model::ReportModel& model) { return Diagnoser(model).run(); }
+
+std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reasons) {
+  std::vector<ReasonGroup> groups;
+  std::map<std::string, size_t> index;
+  for (const auto& r : reasons) {
+    std::string key = std::string(category_name(r.category)) + "|" + normalize_reason(r.reason);
+    auto [it, inserted] = index.try_emplace(key, groups.size());
+    if (inserted) groups.push_back({r.category, r.reason, {}});
+    add_id(&groups[it->second].compile_ids, r.compile_id);
+  }
+  return groups;
+}
+
+std::string ref_label(const CompileRef& ref, bool show_run) {
+  return show_run ? fmt::format("{} (run {})", ref.id.bare(), ref.run) : ref.id.bare();
+}
+
+std::string refs_text(const std::vector<CompileRef>& refs, bool show_run, size_t max) {
+  std::string s;
+  uint32_t run = 0;
+  for (size_t i = 0; i < refs.size() && i < max; ++i) {
+    if (show_run && refs[i].run != run) {
+      run = refs[i].run;
+      s += fmt::format("{}run {}:", i ? "; " : "", run);
+    }
+    s += (s.empty() ? "" : " ") + refs[i].id.bare();
+  }
+  if (refs.size() > max) s += " ...";
+  return s;
+}
 
 }  // namespace tlscope::analysis

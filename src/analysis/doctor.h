@@ -13,14 +13,23 @@
 
 namespace tlscope::analysis {
 
+using model::CompileRef;
+
+// "0/1", or "0/1 (run 2)" when `show_run` (a log of several runs).
+std::string ref_label(const CompileRef& ref, bool show_run);
+// Compile ids for a line of text: "0/1 0/2", or "0/1; run 2: 0/0 0/1" in a
+// log of several runs; at most `max` of them, then "...".
+std::string refs_text(const std::vector<CompileRef>& refs, bool show_run, size_t max = 8);
+
 struct RecompileReason {
-  trace::CompileId compile_id;  // the recompile this reason led to
+  CompileRef compile_id;  // the recompile this reason led to
   std::string failed_id;        // the cached entry whose guard failed ("0/0"), if named
   std::string reason;           // as PyTorch wrote it (first line)
   Category category = Category::kUnclassified;
 };
 
 struct FrameReport {
+  uint32_t run = 1;  // frames of different runs are different frames
   uint32_t frame_id = 0;
   std::string name, filename;
   int64_t line = 0;
@@ -28,7 +37,7 @@ struct FrameReport {
   double compile_time_s = 0;
   uint64_t max_graph_ops = 0;
   bool recompile_limit_hit = false;
-  std::vector<trace::CompileId> compile_ids;  // metrics buckets, in log order
+  std::vector<CompileRef> compile_ids;  // metrics buckets, in log order
   std::vector<RecompileReason> recompile_reasons;
 };
 
@@ -39,35 +48,51 @@ struct GraphBreakGroup {
   std::string detail;      // full text of the first occurrence
   Category category = Category::kUnclassified;
   uint32_t count = 0;
-  std::vector<trace::CompileId> compile_ids;
+  std::vector<CompileRef> compile_ids;
 };
 
 struct FailureReport {
-  std::optional<trace::CompileId> compile_id;
+  std::optional<CompileRef> compile_id;  // nullopt outside any frame
   std::string fail_type, reason, user_frame, page;
+  // The artifacts that recorded a failure outside any frame (export,
+  // make_fx): "fx_interpreter_error", "make_fx_fail_partial".
+  std::vector<std::string> artifacts;
+  Category category = Category::kCompileError;  // or kDataDependent
   bool ran_eagerly = false;
+  bool outside_frame = false;
 };
 
 struct Advice {
   Category category = Category::kUnclassified;
   std::string message;
-  std::vector<trace::CompileId> compile_ids;
+  std::vector<CompileRef> compile_ids;
+};
+
+// A compiler phase of one compile, in the order the phases began; `depth`
+// says how deeply it is nested in the others.
+struct PhaseTime {
+  std::string name;
+  uint32_t depth = 0;
+  double seconds = 0;
 };
 
 struct SlowCompile {
-  trace::CompileId compile_id;
+  CompileRef compile_id;
   std::string frame_name, page;
   double seconds = 0;                     // entire frame compile time
   std::map<std::string, double> phases;   // backend, inductor, code gen, chromium phases
+  std::vector<PhaseTime> phase_tree;      // the same, nested, in time order
 };
 
 struct Totals {
   uint64_t frames = 0, compiles = 0, recompiles = 0, graph_breaks = 0, failures = 0;
   double compile_time_s = 0;
+  uint32_t runs = 1;  // several when Dynamo was reset and compiled again in one log
 };
 
 struct DoctorReport {
   Totals totals;
+  bool several_runs() const { return totals.runs > 1; }
   std::vector<FrameReport> frames;  // ranked: recompiles, then compile time
   std::vector<GraphBreakGroup> graph_breaks;  // most frequent first
   std::vector<FailureReport> failures;
@@ -77,6 +102,16 @@ struct DoctorReport {
 };
 
 DoctorReport diagnose(const model::ReportModel& model);
+
+// A frame's recompile reasons with the same class and pattern (numbers
+// ignored): each recompile lists every cached entry whose guard failed, so a
+// frame that recompiled 14 times has 105 reasons but only a few patterns.
+struct ReasonGroup {
+  Category category = Category::kUnclassified;
+  std::string reason;                  // the first one as PyTorch wrote it
+  std::vector<CompileRef> compile_ids;  // the recompiles that list it, in order
+};
+std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reasons);
 
 
 }  // namespace tlscope::analysis

@@ -119,7 +119,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
   r.totals = doctor.totals;
   for (const auto& f : doctor.frames)
     for (const auto& rr : f.recompile_reasons)
-      r.recompile_categories[rr.compile_id.bare()] += std::string(category_name(rr.category)) + " ";
+      r.recompile_categories[analysis::ref_label(rr.compile_id, doctor.several_runs())] += std::string(category_name(rr.category)) + " ";
   for (const auto& g : doctor.graph_breaks)
     r.graph_break_keys.push_back(fmt::format("{}|{}|{}", category_name(g.category), g.normalized,
                                              g.count));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/compile_index.h"
+#include "model/runs.h"
 #include "model/stack.h"
 #include "trace/compile_id.h"
 #include "trace/stats.h"
@@ -21,6 +22,7 @@ namespace tlscope::model {
 // One compilation_metrics record, as the analyses need it.
 struct MetricsRecord {
   std::optional<trace::CompileId> id;  // raw id; nullopt when invalid
+  uint32_t run = 1;
   uint64_t lineno = 0;
   std::string page;  // relative path of its metrics page
   std::string co_name, co_filename;
@@ -66,23 +68,34 @@ struct TensorInput {
   bool requires_grad = false, is_parameter = false;
 };
 
+// The B/E event pairs of one name at one place in a compile's nesting
+// ("dynamo" > "backend_compile" > "inductor_compile" ...), summed.
+struct Phase {
+  std::string name;
+  std::string path;  // names of the enclosing phases and this one, joined by '/'
+  uint32_t depth = 0;
+  double start_us = 0;  // of the first pair
+  double seconds = 0;
+};
+
 struct ChromiumSummary {
   uint64_t events = 0;
-  // Seconds between B/E pairs, per metrics bucket and event name ("dynamo",
-  // "backend_compile", "inductor_compile", ...).
-  std::unordered_map<trace::CompileId, std::map<std::string, double>, trace::CompileIdHash> phases;
+  // Per compile (run and metrics bucket): its phases in the order they began.
+  std::unordered_map<CompileRef, std::vector<Phase>, CompileRefHash> phases;
 };
 
 // A `recompile_reasons` artifact: why the cached entries of this frame failed
 // their guards, one reason per entry ("0/0: tensor 'x' size mismatch ...").
 struct RecompileReasons {
   std::optional<trace::CompileId> id;
+  uint32_t run = 1;
   std::vector<std::string> reasons;
 };
 
 // A `dynamo_graph_break_reason` artifact (text, capped in size).
 struct GraphBreakNote {
   std::optional<trace::CompileId> id;
+  uint32_t run = 1;
   std::string text;
 };
 
@@ -121,6 +134,17 @@ struct ExportIssue {
   std::string page;  // symbolic guard page, when there is one
 };
 
+// A failure logged outside any compile (export and make_fx paths): an
+// artifact with no compile id (fx_interpreter_error, make_fx_fail_partial).
+// Compilation metrics without a frame id are in `metrics`.
+struct LooseFailureNote {
+  uint64_t lineno = 0;
+  uint32_t run = 1;
+  std::string kind;  // the artifact's name
+  std::string text;  // the start of its payload (capped)
+  std::string page;  // the artifact's file
+};
+
 struct ReportModel {
   trace::StringTable strings;
   trace::Stats stats;
@@ -136,6 +160,11 @@ struct ReportModel {
   ChromiumSummary chromium;
   std::vector<RecompileReasons> recompile_reasons;
   std::vector<GraphBreakNote> graph_break_notes;
+  std::vector<LooseFailureNote> loose_failures;
+  RunTracker runs;
+  // The last frame of the first dynamo_start stack of each (run, frame id):
+  // names a frame whose metrics do not.
+  std::map<std::pair<uint32_t, uint32_t>, Frame> frame_starts;
   std::map<std::string, FolderData> folders;  // by compile-id folder name
   std::map<std::string, ProvenanceSources> provenance;  // by compile-id folder name
   std::unordered_map<uint64_t, SymbolicExpr> symbolic_exprs;

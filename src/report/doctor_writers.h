@@ -12,6 +12,8 @@
 namespace tlscope::report {
 
 Html doctor_html(const analysis::DoctorReport& d);
+// "1 frame, 3 compiles, 2 recompiles, 0 graph breaks, 0 failures, 1.25 s compiling"
+std::string totals_line(const analysis::Totals& t);
 // summary.json (documented in docs/summary.md).
 std::string summary_json(const analysis::DoctorReport& d, const std::string& log,
                          const Options& opts);

@@ -276,7 +276,11 @@ void ReportBuilder::write_raw_jsonl_line(const trace::Record& rec,
 }
 
 // B/E pairs with args.compile_id give the time of each compiler phase.
+// B/E pairs of a compile's chromium events become its phases, nested as the
+// pairs were open. Bounded: a log cannot make a compile's nesting or its list
+// of phases grow without end.
 void ReportBuilder::note_phase(simdjson::dom::element e) {
+  constexpr size_t kMaxOpen = 64, kMaxPhases = 512;
   if (e.type() != simdjson::dom::element_type::OBJECT) return;
   simdjson::dom::object o(e);
   auto ph = trace::json::str_field(o, "ph");
@@ -288,17 +292,37 @@ void ReportBuilder::note_phase(simdjson::dom::element e) {
   if (!cid || (*ph != "B" && *ph != "E")) return;
   auto id = trace::parse_bare_compile_id(*cid);
   if (!id) return;
-  std::string key = id->metrics_bucket().folder() + "|" + std::string(*name);
+  trace::CompileId bucket = id->metrics_bucket();
   if (*ph == "B") {
-    open_phases_[key].push_back(*ts);
+    auto& open = open_phases_[bucket];
+    if (open.size() >= kMaxOpen) return;
+    std::string path;
+    for (const auto& p : open) path += p.name + "/";
+    path += *name;
+    open.push_back({std::string(*name), std::move(path), *ts});
     return;
   }
-  auto it = open_phases_.find(key);
-  if (it == open_phases_.end() || it->second.empty()) return;
-  double secs = (*ts - it->second.back()) / 1e6;
-  it->second.pop_back();
-  if (it->second.empty()) open_phases_.erase(it);
-  if (secs >= 0) model_->chromium.phases[id->metrics_bucket()][std::string(*name)] += secs;
+  auto it = open_phases_.find(bucket);
+  if (it == open_phases_.end()) return;
+  auto& open = it->second;
+  for (size_t i = open.size(); i-- > 0;) {
+    if (open[i].name != *name) continue;
+    double secs = (*ts - open[i].ts) / 1e6;
+    // The run at the end of a pair: a new run's first pairs begin before
+    // its dynamo_start says that it is a new run.
+    auto& phases = model_->chromium.phases[{model_->runs.current(), bucket}];
+    auto p = std::find_if(phases.begin(), phases.end(),
+                          [&](const model::Phase& q) { return q.path == open[i].path; });
+    if (secs >= 0 && p != phases.end()) {
+      p->seconds += secs;
+    } else if (secs >= 0 && phases.size() < kMaxPhases) {
+      uint32_t depth = static_cast<uint32_t>(std::count(open[i].path.begin(), open[i].path.end(), '/'));
+      phases.push_back({open[i].name, open[i].path, depth, open[i].ts, secs});
+    }
+    open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+    if (open.empty()) open_phases_.erase(it);
+    return;
+  }
 }
 
 void ReportBuilder::write_chromium_event(std::string_view payload) {

@@ -90,7 +90,12 @@ class ReportBuilder : public trace::RecordVisitor {
   std::string values_;
   std::vector<JsonlField> jsonl_fields_;
   int year_ = 1970;
-  std::unordered_map<std::string, std::vector<double>> open_phases_;  // B events awaiting E
+  // B events awaiting their E, per metrics bucket, innermost last.
+  struct OpenPhase {
+    std::string name, path;
+    double ts = 0;
+  };
+  std::unordered_map<trace::CompileId, std::vector<OpenPhase>, trace::CompileIdHash> open_phases_;
 };
 
 }  // namespace tlscope::report

@@ -11,9 +11,16 @@ namespace {
 using analysis::category_name;
 using nlohmann::json;
 
-json ids_json(const std::vector<trace::CompileId>& ids) {
+json ids_json(const std::vector<model::CompileRef>& ids) {
   json a = json::array();
-  for (const auto& id : ids) a.push_back(id.bare());
+  for (const auto& id : ids) a.push_back(id.id.bare());
+  return a;
+}
+
+// The runs of `ids`, one for one.
+json runs_json(const std::vector<model::CompileRef>& ids) {
+  json a = json::array();
+  for (const auto& id : ids) a.push_back(id.run);
   return a;
 }
 
@@ -28,16 +35,18 @@ json summary_object(const analysis::DoctorReport& d, const std::string& log, con
   const auto& t = d.totals;
   j["totals"] = {{"frames", t.frames},         {"compiles", t.compiles},
                  {"recompiles", t.recompiles}, {"graph_breaks", t.graph_breaks},
-                 {"failures", t.failures},     {"compile_time_s", t.compile_time_s}};
+                 {"failures", t.failures},     {"compile_time_s", t.compile_time_s},
+                 {"runs", t.runs}};
   json frames = json::array();
   for (const auto& f : d.frames) {
     json reasons = json::array();
     for (const auto& r : f.recompile_reasons)
-      reasons.push_back({{"compile_id", r.compile_id.bare()},
+      reasons.push_back({{"compile_id", r.compile_id.id.bare()},
                          {"failed_compile_id", r.failed_id},
                          {"reason", r.reason},
                          {"category", category_name(r.category)}});
-    frames.push_back({{"frame_id", f.frame_id},
+    frames.push_back({{"run", f.run},
+                      {"frame_id", f.frame_id},
                       {"name", f.name},
                       {"filename", f.filename},
                       {"line", f.line},
@@ -57,28 +66,40 @@ json summary_object(const analysis::DoctorReport& d, const std::string& log, con
                       {"category", category_name(g.category)},
                       {"count", g.count},
                       {"compile_ids", ids_json(g.compile_ids)},
+                      {"runs", runs_json(g.compile_ids)},
                       {"user_frame", g.user_frame}});
   j["graph_breaks"] = breaks;
   json failures = json::array();
   for (const auto& f : d.failures)
-    failures.push_back({{"compile_id", f.compile_id ? json(f.compile_id->bare()) : json()},
+    failures.push_back({{"compile_id", f.compile_id ? json(f.compile_id->id.bare()) : json()},
+                        {"run", f.compile_id ? json(f.compile_id->run) : json()},
                         {"fail_type", f.fail_type},
+                        {"category", category_name(f.category)},
                         {"reason", f.reason},
                         {"user_frame", f.user_frame},
-                        {"ran_eagerly", f.ran_eagerly}});
+                        {"ran_eagerly", f.ran_eagerly},
+                        {"outside_frame", f.outside_frame},
+                        {"artifacts", f.artifacts}});
   j["failures"] = failures;
   json advice = json::array();
   for (const auto& a : d.advice)
     advice.push_back({{"category", category_name(a.category)},
                       {"message", a.message},
-                      {"compile_ids", ids_json(a.compile_ids)}});
+                      {"compile_ids", ids_json(a.compile_ids)},
+                      {"runs", runs_json(a.compile_ids)}});
   j["advice"] = advice;
   json slow = json::array();
-  for (const auto& c : d.slowest)
-    slow.push_back({{"compile_id", c.compile_id.bare()},
+  for (const auto& c : d.slowest) {
+    json tree = json::array();
+    for (const auto& p : c.phase_tree)
+      tree.push_back({{"name", p.name}, {"depth", p.depth}, {"seconds", p.seconds}});
+    slow.push_back({{"compile_id", c.compile_id.id.bare()},
+                    {"run", c.compile_id.run},
                     {"name", c.frame_name},
                     {"seconds", c.seconds},
-                    {"phases", c.phases}});
+                    {"phases", c.phases},
+                    {"phase_tree", tree}});
+  }
   j["slowest_compiles"] = slow;
   return j;
 }
@@ -125,6 +146,11 @@ std::string clip(std::string_view s, size_t n) {
   return line.substr(0, keep) + "...";
 }
 
+// "1 frame", "2 frames".
+std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 // A failure's reason for one line: "backend='x' raised:" is followed by its cause.
 std::string reason_line(const std::string& reason) {
   std::string first = analysis::first_line(reason);
@@ -139,28 +165,58 @@ std::string reason_line(const std::string& reason) {
 
 }  // namespace
 
+std::string totals_line(const analysis::Totals& t) {
+  return fmt::format("{}, {}, {}, {}, {}, {:.2f} s compiling", count_of(t.frames, "frame", "frames"),
+                     count_of(t.compiles, "compile", "compiles"),
+                     count_of(t.recompiles, "recompile", "recompiles"),
+                     count_of(t.graph_breaks, "graph break", "graph breaks"),
+                     count_of(t.failures, "failure", "failures"), t.compile_time_s);
+}
+
+namespace {
+
+// The log as the header names it: the whole path when it fits, else its
+// file name after "...", so that the name is never what gets cut.
+std::string log_label(const std::string& log, size_t n) {
+  if (log.size() <= n) return log;
+  size_t slash = log.rfind('/');
+  std::string name = slash == std::string::npos ? log : log.substr(slash + 1);
+  if (name.size() + 4 > n) return clip(name, n);
+  return ".../" + name;
+}
+
+}  // namespace
+
 std::string summary_text(const analysis::DoctorReport& d, const std::string& log, bool color,
                          size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   auto warn = [&](const std::string& s) { return color ? "\033[33m" + s + "\033[0m" : s; };
   const auto& t = d.totals;
-  std::string o = bold("tlscope summary") + ": " + clip(log, width - 17) + "\n";
+  const bool runs = d.several_runs();
+  std::string o = bold("tlscope summary") + ": " + log_label(log, width - 17) + "\n";
   if (!d.torch_version.empty()) o += "PyTorch " + d.torch_version + "\n";
-  o += fmt::format("{} frames, {} compiles, {} recompiles, {} graph breaks, {} failures, "
-                   "{:.2f} s compiling\n",
-                   t.frames, t.compiles, t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
+  o += totals_line(t) + "\n";
+  if (runs)
+    o += wrap(fmt::format("This log holds {} runs: Dynamo was reset and compiled again, so compile "
+                          "ids repeat; each run's frames and compiles are counted.",
+                          t.runs),
+              width, 0) + "\n";
   if (!d.frames.empty()) {
     o += "\n" + bold("Frames") + " (most recompiled first)\n";
-    o += fmt::format("  {:>5} {:<28} {:>8} {:>10} {:>9} {:>9}\n", "frame", "function", "compiles",
-                     "recompiles", "restarts", "time (s)");
+    std::string run_head = runs ? fmt::format("{:>3} ", "run") : "";
+    o += fmt::format("  {}{:>5} {:<28} {:>8} {:>10} {:>9} {:>9}\n", run_head, "frame", "function",
+                     "compiles", "recompiles", "restarts", "time (s)");
     for (const auto& f : d.frames) {
       std::string rec = std::to_string(f.recompiles) + (f.recompile_limit_hit ? "!" : "");
-      o += fmt::format("  {:>5} {:<28} {:>8} {:>10} {:>9} {:>9.3f}\n", f.frame_id, clip(f.name, 28),
-                       f.compiles, f.recompile_limit_hit ? warn(rec) : rec, f.restarts,
-                       f.compile_time_s);
-      for (const auto& r : f.recompile_reasons)
-        o += "        " + clip(fmt::format("{} [{}] {}", r.compile_id.bare(),
-                                           category_name(r.category), r.reason),
+      std::string run_cell = runs ? fmt::format("{:>3} ", f.run) : "";
+      o += fmt::format("  {}{:>5} {:<28} {:>8} {:>10} {:>9} {:>9.3f}\n", run_cell, f.frame_id,
+                       clip(f.name, 28), f.compiles, f.recompile_limit_hit ? warn(rec) : rec,
+                       f.restarts, f.compile_time_s);
+      // One line per pattern of reason, not one per cached entry.
+      for (const auto& g : analysis::group_reasons(f.recompile_reasons))
+        o += "        " + clip(fmt::format("{}x [{}] ({}) {}", g.compile_ids.size(),
+                                           category_name(g.category),
+                                           analysis::refs_text(g.compile_ids, false, 6), g.reason),
                                width - 8) + "\n";
     }
   }
@@ -174,18 +230,17 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
   }
   if (!d.failures.empty()) {
     o += "\n" + bold("Failures") + "\n";
-    for (const auto& f : d.failures)
-      o += clip(fmt::format("  {} {}: {}", f.compile_id ? f.compile_id->bare() : "(unknown)",
-                            f.fail_type, reason_line(f.reason)),
-                width) + "\n";
+    for (const auto& f : d.failures) {
+      std::string id = f.compile_id ? analysis::ref_label(*f.compile_id, runs) : "(no frame)";
+      o += clip(fmt::format("  {} {}: {}", id, f.fail_type, reason_line(f.reason)), width) + "\n";
+      if (f.outside_frame && !f.user_frame.empty())
+        o += "       at " + clip(f.user_frame, width - 10) + "\n";
+    }
   }
   if (!d.advice.empty()) {
     o += "\n" + bold("What to do") + "\n";
     for (const auto& a : d.advice) {
-      std::string ids;
-      for (size_t i = 0; i < a.compile_ids.size() && i < 8; ++i)
-        ids += (i ? " " : "") + a.compile_ids[i].bare();
-      if (a.compile_ids.size() > 8) ids += " ...";
+      std::string ids = analysis::refs_text(a.compile_ids, runs);
       o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
                             ids.empty() ? "" : " (" + ids + ")"),
                 width, 2) + "\n";

@@ -87,10 +87,11 @@ std::vector<Log> all_logs() {
          "/data/users/jjwu/a/pytorch/torch/_dynamo/decorators.py'",
          2, {"0/0", "1/0"}, ""}},
        {}},
-      {"comp_failure", corpus / "comp_failure.log", 1, 1, 0, 0, 1, 0,
+      // Times in microseconds only (dynamo_cumulative_compile_time_us).
+      {"comp_failure", corpus / "comp_failure.log", 1, 1, 0, 0, 1, 0.157247,
        {{0, "fn", kXmfanMisc, 10755, 1, 0, 0, 1, false}}, 0, "", "", {{"compile_error", {"0/0"}}},
        {}, {{"0/0", "BackendCompilerFailed", "backend='broken_backend' raised:\nRuntimeError: broken backend"}}},
-      {"chromium_events", corpus / "chromium_events.log", 1, 1, 0, 0, 1, 0,
+      {"chromium_events", corpus / "chromium_events.log", 1, 1, 0, 0, 1, 0.157247,
        {{0, "fn", kXmfanMisc, 10755, 1, 0, 0, 1, false}}, 0, "", "", {{"compile_error", {"0/0"}}},
        {}, {{"0/0", "BackendCompilerFailed", "backend='broken_backend' raised:\nRuntimeError: broken backend"}}},
       // recompile_limit = 4: 0/4 fails with "Dynamo recompile limit exceeded".
@@ -186,6 +187,7 @@ TEST_P(DoctorLog, Totals) {
   EXPECT_EQ(t["graph_breaks"], l.graph_breaks) << t;
   EXPECT_EQ(t["failures"], l.failures) << t;
   EXPECT_NEAR(t["compile_time_s"].get<double>(), l.seconds, 1e-6) << t;
+  EXPECT_EQ(t["runs"], 1) << t;  // none of these logs was reset
 }
 
 TEST_P(DoctorLog, Frames) {

@@ -60,6 +60,7 @@ constexpr size_t kMaxNoteBytes = 16 << 10;
 void note_recompile_reasons(ReportBuilder& b, RecordContext& ctx, const simdjson::dom::element* doc) {
   model::RecompileReasons r;
   r.id = ctx.env.compile_id;
+  r.run = b.model().runs.current();
   if (doc && doc->type() == simdjson::dom::element_type::ARRAY) {
     for (auto e : simdjson::dom::array(*doc))
       if (auto s = tj::as_str(e)) r.reasons.emplace_back(s->substr(0, kMaxNoteBytes));
@@ -126,10 +127,17 @@ void handle_artifact(ReportBuilder& b, RecordContext& ctx) {
   std::string name(*tj::str_field(o, "name"));
   std::string_view encoding = *tj::str_field(o, "encoding");
   if (encoding == "string") {
-    b.write_payload(ctx, b.add_file(ctx, name + ".txt", true));
+    std::string rel = b.add_file(ctx, name + ".txt", true);
+    b.write_payload(ctx, rel);
+    auto& model = b.model();
     if (name == "dynamo_graph_break_reason")
-      b.model().graph_break_notes.push_back(
-          {ctx.env.compile_id, std::string(ctx.rec.payload.substr(0, kMaxNoteBytes))});
+      model.graph_break_notes.push_back({ctx.env.compile_id, model.runs.current(),
+                                         std::string(ctx.rec.payload.substr(0, kMaxNoteBytes))});
+    // Export and make_fx failures are logged outside any compile.
+    bool in_frame = ctx.env.compile_id && ctx.env.compile_id->frame_id;
+    if (!in_frame && (name == "fx_interpreter_error" || name == "make_fx_fail_partial"))
+      model.loose_failures.push_back({ctx.rec.lineno, model.runs.current(), name,
+                                      std::string(ctx.rec.payload.substr(0, kMaxNoteBytes)), rel});
     return;
   }
   if (encoding != "json") {

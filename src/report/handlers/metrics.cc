@@ -2,6 +2,8 @@
 // record of each compile's outcome.
 #include <fmt/format.h>
 
+#include <initializer_list>
+
 #include "report/handlers/handlers.h"
 #include "report/handlers/page_util.h"
 #include "report/json_out.h"
@@ -120,6 +122,16 @@ Html inputs_html(const std::vector<model::TensorInput>& inputs) {
                        "<th>Dynamic dims</th></tr>\n" + rows + "</table>");
 }
 
+// A time in seconds: the seconds field when the record has it, else the first
+// microseconds field it has (some PyTorch releases write only `*_us`).
+std::optional<double> seconds(object o, std::string_view seconds_key,
+                              std::initializer_list<std::string_view> micros_keys) {
+  if (auto s = tj::f64_field(o, seconds_key)) return s;
+  for (auto k : micros_keys)
+    if (auto us = tj::f64_field(o, k)) return *us / 1e6;
+  return std::nullopt;
+}
+
 model::MetricsRecord summarize(object o, const RecordContext& ctx) {
   model::MetricsRecord m;
   m.id = ctx.env.compile_id;
@@ -127,11 +139,14 @@ model::MetricsRecord summarize(object o, const RecordContext& ctx) {
   m.co_name = std::string(tj::str_field(o, "co_name").value_or(""));
   m.co_filename = std::string(tj::str_field(o, "co_filename").value_or(""));
   m.co_firstlineno = tj::i64_field(o, "co_firstlineno");
-  m.entire_frame_s = tj::f64_field(o, "entire_frame_compile_time_s");
-  m.backend_s = tj::f64_field(o, "backend_compile_time_s");
-  m.inductor_s = tj::f64_field(o, "inductor_compile_time_s");
-  m.code_gen_s = tj::f64_field(o, "code_gen_time_s");
-  m.before_restart_s = tj::f64_field(o, "dynamo_time_before_restart_s");
+  m.entire_frame_s = seconds(o, "entire_frame_compile_time_s",
+                             {"dynamo_cumulative_compile_time_us", "duration_us"});
+  m.backend_s = seconds(o, "backend_compile_time_s", {"aot_autograd_cumulative_compile_time_us"});
+  m.inductor_s = seconds(o, "inductor_compile_time_s", {"inductor_cumulative_compile_time_us"});
+  m.code_gen_s =
+      seconds(o, "code_gen_time_s", {"inductor_code_gen_cumulative_compile_time_us"});
+  m.before_restart_s = seconds(o, "dynamo_time_before_restart_s",
+                               {"dynamo_compile_time_before_restart_us"});
   m.graph_op_count = tj::u64_field(o, "graph_op_count");
   m.cache_size = tj::u64_field(o, "cache_size");
   if (auto t = tj::str_field(o, "fail_type")) m.fail_type = std::string(*t);
@@ -160,8 +175,10 @@ void handle_bwd_metrics(ReportBuilder& b, RecordContext& ctx) {
   auto row = [&](const char* label, std::optional<double> v) {
     if (v && *v != 0.0) s += fmt::format("<tr><th>{}</th><td>{}</td></tr>", label, *v);
   };
-  row("Inductor compile time (s)", tj::f64_field(o, "inductor_compile_time_s"));
-  row("Code generation time (s)", tj::f64_field(o, "code_gen_time_s"));
+  row("Inductor compile time (s)",
+      seconds(o, "inductor_compile_time_s", {"inductor_cumulative_compile_time_us"}));
+  row("Code generation time (s)",
+      seconds(o, "code_gen_time_s", {"inductor_code_gen_cumulative_compile_time_us"}));
   s += "</table>";
   Html body = Html::trusted(std::move(s));
   body += failure_html(o);
@@ -186,6 +203,7 @@ void handle_compilation_metrics(ReportBuilder& b, RecordContext& ctx) {
   std::string rel = b.add_file(ctx, "compilation_metrics.html", false);
   model::MetricsRecord rec = summarize(o, ctx);
   rec.page = rel;
+  rec.run = ctx.env.compile_id ? model.runs.on_metrics(*ctx.env.compile_id) : model.runs.current();
   if (model.torch_version.empty())
     model.torch_version = std::string(tj::str_field(o, "pytorch_version").value_or(""));
 

@@ -9,12 +9,15 @@ using simdjson::dom::object;
 
 void handle_dynamo_start(ReportBuilder& b, RecordContext& ctx) {
   object o(ctx.env.value(trace::Key::kDynamoStart));
+  auto& model = b.model();
+  const auto& id = ctx.env.compile_id;
+  uint32_t run = id ? model.runs.on_start(*id) : model.runs.current();
   auto st = tj::field(o, "stack");
   if (!st) return;
-  auto& model = b.model();
   model::Stack stack = model::parse_stack(*st);
   model::trim_convert_frame(&stack, model.strings);
-  const auto& id = ctx.env.compile_id;
+  if (id && id->frame_id && !id->autograd_id && !stack.empty())
+    model.frame_starts.try_emplace({run, *id->frame_id}, stack.back());
   // Stored under the metrics bucket so that every attempt finds it (the
   // reference keys it by the raw id, see REPORT_FEATURES J16).
   if (id) model.start_stacks[id->metrics_bucket()] = stack;
