@@ -57,6 +57,7 @@ class StackTrie {
   const Node& node(uint32_t i) const { return nodes_[i]; }
   const Node& root() const { return nodes_[0]; }
   bool empty() const { return nodes_[0].children.empty(); }
+  size_t size() const { return nodes_.size() - 1; }  // frames, the root aside
 
  private:
   std::vector<Node> nodes_;

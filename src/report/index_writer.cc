@@ -11,6 +11,9 @@
 namespace tlscope::report {
 namespace {
 
+// Tries of up to this many frames are shown open.
+constexpr size_t kOpenTrieFrames = 40;
+
 void write_products(const model::ReportModel& m, PageWriter& p) {
   p.put_trusted("<ul class=\"products\">\n");
   for (const auto& e : m.index.entries()) {
@@ -89,7 +92,8 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
          {{"custom_header", Html::trusted(opts.custom_header_html)},  // raw by design (F7)
           {"source_line", text(source)},
           {"doctor", doctor},
-          {"trie", stack_trie_html(m.trie, m.strings, &m, false)},
+          // A small trie is open at once; a large one waits for a click.
+          {"trie", stack_trie_html(m.trie, m.strings, &m, m.trie.size() <= kOpenTrieFrames)},
           {"failures", failures},
           {"chromium", chromium},
           {"products", [&](PageWriter& p) { write_products(m, p); }},

@@ -3,8 +3,10 @@
 // (pre -> post -> code, post -> pre and code, code -> post -> pre).
 (function () {
   var maps = JSON.parse(document.getElementById("lineMappings").textContent || "{}");
+  // The lines of one <pre> become numbered rows; the <pre> itself stays, so
+  // that its pane keeps the heading and the monospace font.
   function rows(id) {
-    var pre = document.getElementById(id) || document.querySelector("#" + id + " pre");
+    var pre = document.getElementById(id);
     if (!pre) return [];
     var lines = pre.textContent.split("\n");
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
@@ -23,7 +25,7 @@
     });
   }
   var panes = {
-    pre: rows("pane-pre"), post: rows("pane-post"), py: rows("code-py"), cpp: rows("code-cpp")
+    pre: rows("src-pre"), post: rows("src-post"), py: rows("code-py"), cpp: rows("code-cpp")
   };
   var cppText = document.getElementById("code-cpp").textContent;
   if (!panes.cpp.length || cppText.indexOf("AOTInductorModel::run_impl") < 0) {

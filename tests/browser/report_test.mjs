@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Headless-browser test of a tlscope HTML report.
 //
-// Usage: node tests/browser/report_test.mjs REPORT_DIR
+// Usage: node tests/browser/report_test.mjs REPORT_DIR [WIDE_REPORT_DIR]
+//
+// REPORT_DIR is a report of examples/example.log made with
+// --inductor-provenance; WIDE_REPORT_DIR one of tests/browser/wide_log.py
+// (long names, many recompile reasons), whose pages must fit 1400 px.
 //
 // Drives Debian's Chromium (/usr/bin/chromium, override with CHROMIUM_PATH)
 // through playwright-core; no browser is ever downloaded.  Prints one line per
@@ -52,6 +56,7 @@ function oneLine(s, max = 300) {
 }
 
 const reportDir = process.argv[2];
+const wideDir = process.argv[3];
 if (!reportDir) {
   console.error('usage: node tests/browser/report_test.mjs REPORT_DIR');
   process.exit(2);
@@ -200,6 +205,15 @@ await step('step 1: index links a compilation_metrics page', async () => {
   }
 });
 
+await step('step 1: a small stack trie is open', async () => {
+  const open = await page.evaluate(() => {
+    const trie = document.querySelector('.stack-trie');
+    const d = trie && trie.closest('details');
+    return d ? d.open : null;
+  });
+  check(open === true, 'step 1: a small stack trie is open', `details open = ${open}`);
+});
+
 await step('step 1: expand <details>', async () => {
   const { count, closed } = await expandDetails(page);
   check(closed === 0, 'step 1: expand <details>', `${count} details element(s), ${closed} still closed`);
@@ -292,6 +306,72 @@ await step('step 2: inductor_output_code page', async () => {
   check(text.includes('def '), 'step 2: output code page contains Python ("def ")');
   if (p !== page) await p.close();
 });
+
+// ---------------------------------------------------------------- step 4
+// Provenance page: each pane keeps its heading and its <pre> (monospace).
+await step('step 4: provenance panes', async () => {
+  const file = fs.readdirSync(reportDir).find((f) => /^provenance_tracking_.*\.html$/.test(f));
+  if (!check(!!file, 'step 4: a provenance page exists', file || 'none in ' + reportDir)) return;
+  const p = await context.newPage();
+  await p.goto(pathToFileURL(path.join(reportDir, file)).href, { waitUntil: 'load' });
+  for (const [pane, heading] of [['pane-pre', 'Pre-grad graph'], ['pane-post', 'Post-grad graph']]) {
+    const info = await p.evaluate((id) => {
+      const div = document.getElementById(id);
+      const h3 = div && div.querySelector(':scope > h3');
+      const pre = div && div.querySelector(':scope > pre');
+      const rows = pre ? pre.querySelectorAll('.prov-row') : [];
+      return {
+        heading: h3 ? h3.textContent : null,
+        rows: rows.length,
+        first: rows.length ? rows[0].textContent : '',
+        font: pre ? getComputedStyle(pre).fontFamily : '',
+      };
+    }, pane);
+    check(info.heading === heading && info.rows > 0 && !info.first.includes(heading) &&
+          /monospace/.test(info.font),
+          `step 4: ${pane} keeps its heading and <pre>`,
+          `heading ${JSON.stringify(info.heading)}, ${info.rows} rows, first ` +
+          `${JSON.stringify(oneLine(info.first, 60))}, font ${info.font}`);
+  }
+  await p.close();
+});
+
+// ---------------------------------------------------------------- step 5
+// Long names: the doctor's frames table and a metrics page's inputs table
+// fit a 1400 px window; many recompile reasons are folded.
+if (wideDir) {
+  await step('step 5: wide report fits 1400 px', async () => {
+    const p = await context.newPage();
+    await p.setViewportSize({ width: 1400, height: 900 });
+    await p.goto(pathToFileURL(path.join(wideDir, 'index.html')).href, { waitUntil: 'load' });
+    const idx = await p.evaluate(() => {
+      const t = document.querySelector('table.frames');
+      const where = t && t.querySelector('td.where span');
+      return {
+        table: !!t,
+        right: t ? t.getBoundingClientRect().right : -1,
+        page: document.documentElement.scrollWidth,
+        folded: t ? t.querySelectorAll('details:not([open])').length : 0,
+        title: where ? where.getAttribute('title') : '',
+      };
+    });
+    check(idx.table && idx.right <= 1400 && idx.page <= 1400, 'step 5: frames table fits 1400 px',
+          `table right ${idx.right}, page width ${idx.page}`);
+    check(idx.folded === 1, 'step 5: many recompile reasons are folded', `${idx.folded} closed <details>`);
+    check(/a_rather_long_folder_name_7\/model\.py:12$/.test(idx.title), 'step 5: full path in the title',
+          idx.title);
+    const metrics = fs.readdirSync(path.join(wideDir, '-_0_5_0')).find((f) => /^compilation_metrics/.test(f));
+    await p.goto(pathToFileURL(path.join(wideDir, '-_0_5_0', metrics)).href, { waitUntil: 'load' });
+    const m = await p.evaluate(() => {
+      const t = document.querySelector('table.inputs');
+      return { table: !!t, right: t ? t.getBoundingClientRect().right : -1,
+               page: document.documentElement.scrollWidth };
+    });
+    check(m.table && m.right <= 1400 && m.page <= 1400, 'step 5: inputs table fits 1400 px',
+          `table right ${m.right}, page width ${m.page}`);
+    await p.close();
+  });
+}
 
 // ---------------------------------------------------------------- step 3
 check(badRequests.length === 0, 'step 3: every request stayed on file://',
