@@ -18,6 +18,7 @@
 #include <mimalloc.h>
 #endif
 
+#include "cli/checks.h"
 #include "cli/progress.h"
 #include "cli/subcommands.h"
 #include "io/input_path.h"
@@ -35,10 +36,7 @@ struct Args {
   std::string custom_header;
 };
 
-int fail(const std::string& msg) {
-  std::fprintf(stderr, "Error: %s\n", msg.c_str());
-  return 1;
-}
+int fail(const std::string& msg) { return tlscope::cli::error(msg); }
 
 // Opens the report with the platform's opener; a failure only warns.
 void open_in_browser(const std::string& file) {
@@ -64,6 +62,8 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   std::vector<tlscope::report::RankLog> logs;
   std::vector<std::string> ignored;
   std::string error;
+  if (int rc = tlscope::cli::check_log_path(a.path, tlscope::cli::LogArg::kFolder, "--all-ranks-html"))
+    return rc;
   if (!tlscope::report::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
   for (const auto& why : ignored) std::fprintf(stderr, "Ignoring %s\n", why.c_str());
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
@@ -93,8 +93,13 @@ int run(const Args& a, const std::string& cmdline) {
   opts.command_line = cmdline;
   if (a.all_ranks) return run_all_ranks(a, opts);
 
+  using tlscope::cli::LogArg;
+  if (int rc = tlscope::cli::check_log_path(a.path, a.latest ? LogArg::kFolder : LogArg::kFileOrFlagged,
+                                            "--latest"))
+    return rc;
   std::string log, error;
   if (!tlscope::io::resolve_input(a.path, a.latest, &log, &error)) return fail(error);
+  if (a.latest) std::fprintf(stderr, "Reading the newest file in %s: %s\n", a.path.c_str(), log.c_str());
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
 
   struct stat st{};
@@ -112,6 +117,11 @@ int run(const Args& a, const std::string& cmdline) {
   }
   if (!result.ok) return fail(result.error);
 
+  std::string not_trace = tlscope::cli::not_a_trace_log(log, stats);
+  if (!not_trace.empty()) {
+    if (a.strict) return fail("--strict: " + not_trace + "; the report was written to " + a.out);
+    tlscope::cli::warning(not_trace);
+  }
   if (a.strict && stats.strict_failures() > 0) {
     std::string parts;
     for (auto [name, v] : stats.nonzero())
@@ -149,10 +159,12 @@ int main(int argc, char** argv) {
                "tlscope show LOG COMPILE_ID [ARTIFACT]",
                "tlscope"};
   Args a;
+  tlscope::cli::use_our_usage_errors(app);
   app.set_version_flag("-V,--version", std::string("tlscope ") + TLSCOPE_VERSION);
   app.add_option("path", a.path, "Trace log (plain, .gz or .zst), or a folder with --latest")
       ->required();
-  app.add_option("-o", a.out, "Output folder (default: tl_out)");
+  app.add_option("-o", a.out, "Output folder (default: tl_out)")
+      ->check(tlscope::cli::non_empty_folder());
   app.add_flag("--latest", a.latest, "Read the newest file in the folder PATH");
   app.add_flag("--overwrite", a.overwrite, "Replace the output folder if it holds a report");
   app.add_flag("--strict", a.strict, "Exit 1 if any log line could not be used");
@@ -173,6 +185,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // `tlscope sumary --json`: the first word was meant as a subcommand.
+    if (argc >= 2)
+      if (int rc = tlscope::cli::check_not_a_subcommand(argv[1])) return rc;
     app.exit(e);
     return 2;
   }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "analysis/doctor.h"
+#include "cli/checks.h"
 #include "report/doctor_writers.h"
 #include "report/multirank.h"
 #include "report/pipeline.h"
@@ -34,13 +35,15 @@ std::optional<analysis::DoctorReport> diagnose_log(const std::string& log, int a
   opts.command_line = command_line(argc, argv);
   auto result = report::analyze_log(log, opts);
   if (!result.ok) {
-    std::fprintf(stderr, "Error: %s\n", result.error.c_str());
+    error(result.error);
     return std::nullopt;
   }
+  if (auto w = not_a_trace_log(log, result.model.stats); !w.empty()) warning(w);
   return analysis::diagnose(result.model);
 }
 
 int parse(CLI::App& app, int argc, char** argv) {
+  use_our_usage_errors(app);
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::CallForHelp& e) {
@@ -59,7 +62,7 @@ std::optional<std::vector<report::RankDiagnosis>> diagnose_dir(const std::string
   std::vector<std::string> ignored;
   std::string error;
   if (!report::discover_rank_logs(dir, &logs, &ignored, &error)) {
-    std::fprintf(stderr, "Error: %s\n", error.c_str());
+    cli::error(error);
     return std::nullopt;
   }
   report::Options opts;
@@ -86,9 +89,10 @@ int summary(int argc, char** argv) {
   CLI::App app{"Explain recompilations, graph breaks, failures and compile time", "tlscope summary"};
   std::string log;
   bool json = false;
-  app.add_option("log", log, "Trace log, or a folder of rank logs")->required()->check(CLI::ExistingPath);
+  app.add_option("log", log, "Trace log, or a folder of rank logs")->required();
   app.add_flag("--json", json, "Print summary.json instead of text");
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
+  if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   if (is_dir(log)) {
     auto ranks = diagnose_dir(log, argc, argv);
     if (!ranks) return 1;
@@ -115,16 +119,17 @@ int check(int argc, char** argv) {
   std::string log;
   std::optional<uint64_t> max_recompiles, max_breaks, max_failures;
   std::optional<double> max_seconds;
-  app.add_option("log", log, "Trace log, or a folder of rank logs")->required()->check(CLI::ExistingPath);
+  app.add_option("log", log, "Trace log, or a folder of rank logs")->required();
   app.add_option("--max-recompiles", max_recompiles, "Most recompiles allowed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number());
   app.add_option("--max-graph-breaks", max_breaks, "Most graph breaks allowed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number());
   app.add_option("--max-failures", max_failures, "Most failed compiles allowed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number());
   app.add_option("--max-compile-seconds", max_seconds, "Most total compile time allowed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
+  if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   // (label, totals) per log: one for a file, one per rank for a folder.
   std::vector<std::pair<std::string, analysis::Totals>> logs;
   if (is_dir(log)) {
@@ -175,15 +180,18 @@ int show(int argc, char** argv) {
   CLI::App app{"Print one artifact of one compile, e.g. `tlscope show trace.log 0/1 guards`",
                "tlscope show"};
   std::string log, id, artifact;
-  app.add_option("log", log, "Trace log")->required()->check(CLI::ExistingFile);
+  app.add_option("log", log, "Trace log")->required();
   app.add_option("compile_id", id, "Compile id, e.g. 0/1 (all attempts) or 0/1_1")->required();
   app.add_option("artifact", artifact,
                  "Envelope key or artifact name, or a TORCH_LOGS name: graph_code, guards, "
                  "output_code, recompiles, graph_breaks, aot_graphs; omit to list");
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
-  std::string error;
-  int rc = report::show_artifact(log, id, artifact, stdout, &error);
-  if (rc != 0) std::fprintf(stderr, "Error: %s\n", error.c_str());
+  if (int rc = check_log_path(log, LogArg::kFile)) return rc;
+  std::string why;
+  trace::Stats stats;
+  int rc = report::show_artifact(log, id, artifact, stdout, &why, &stats);
+  if (auto w = not_a_trace_log(log, stats); !w.empty()) warning(w);
+  if (rc != 0) error(why);
   return rc;
 }
 

@@ -254,7 +254,9 @@ std::vector<RankDiagnosis> diagnose_ranks(const std::vector<RankLog>& logs, cons
   auto work = [&] {
     for (size_t i; (i = next++) < logs.size();) {
       out[i].log = logs[i];
-      auto run = analyze_log(logs[i].path, opts);
+      Options rank_opts = opts;
+      rank_opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
+      auto run = analyze_log(logs[i].path, rank_opts);
       if (!run.ok) {
         out[i].error = run.error;
         continue;
@@ -279,18 +281,22 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   std::atomic<size_t> next{0}, done{0}, failed{0};
   std::mutex print_mu;
   bool tty = ::isatty(STDERR_FILENO) != 0;
+  auto rank_dir = [&](const RankLog& log) {
+    return (fs::path(out_dir) / fmt::format("rank_{}", log.rank)).string();
+  };
+  // In rank order, before the ranks run in parallel; their own messages
+  // (bad lines and the like) name the rank.
+  for (const auto& log : logs) std::printf("Processing rank %u \u2192 %s\n", log.rank, rank_dir(log).c_str());
+  std::fflush(stdout);
   auto work = [&] {
     for (size_t i; (i = next++) < logs.size();) {
       const RankLog& log = logs[i];
-      std::string dir = (fs::path(out_dir) / fmt::format("rank_{}", log.rank)).string();
-      {
-        std::lock_guard<std::mutex> lock(print_mu);
-        std::printf("Processing rank %u \u2192 %s\n", log.rank, dir.c_str());
-        std::fflush(stdout);
-      }
+      std::string dir = rank_dir(log);
       std::error_code ec;
       fs::create_directories(dir, ec);
-      auto run = build_report(log.path, dir, opts);
+      Options rank_opts = opts;
+      rank_opts.message_prefix = fmt::format("rank {}: ", log.rank);
+      auto run = build_report(log.path, dir, rank_opts);
       auto& s = summaries[i];
       if (!run.ok) {
         s.rank = log.rank;

@@ -14,6 +14,7 @@ struct Options {
   bool provenance = false;   // --inductor-provenance (part G)
   std::string custom_header_html;
   std::string command_line;  // shown on every page
+  std::string message_prefix;  // before per-line messages ("rank 3: " in a multi-rank run)
 };
 
 }  // namespace tlscope::report

@@ -30,7 +30,13 @@ bool looks_like_report(const fs::path& dir) {
 bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* error) {
   std::error_code ec;
   fs::path p(dir);
-  if (fs::exists(fs::symlink_status(p, ec))) {
+  auto link_status = fs::symlink_status(p, ec);
+  if (fs::exists(link_status) && !fs::is_directory(link_status)) {
+    *error = dir + (fs::is_symlink(link_status) ? " is a symbolic link" : " is a file") +
+             ", not a folder: -o names the folder to write the report into";
+    return false;
+  }
+  if (fs::exists(link_status)) {
     if (!overwrite) {
       *error = "Directory " + dir + " already exists; pass --overwrite to replace it or use -o OUTDIR";
       return false;
@@ -93,6 +99,7 @@ RunResult run_pipeline(const std::string& log, OutputDir& out, bool write_files,
   model.input_path = log;
   trace::ReaderOptions ropts;
   ropts.verbose = opts.verbose;
+  ropts.message_prefix = opts.message_prefix;
   // When writing, the builder checks MD5s on the writer thread.
   ropts.verify_md5 = !write_files;
   if (progress) ropts.progress = [&](uint64_t done) { progress(done, total); };

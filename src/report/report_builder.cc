@@ -118,7 +118,8 @@ bool ReportBuilder::parse_payload_json(std::string_view payload, simdjson::dom::
 
 void ReportBuilder::parser_failure(const std::string& parser, const std::string& why) {
   ++model_->stats.fail_parser;
-  std::fprintf(stderr, "Parser %s failed: %s\n", parser.c_str(), why.c_str());
+  std::fprintf(stderr, "%sParser %s failed: %s\n", opts_.message_prefix.c_str(), parser.c_str(),
+               why.c_str());
 }
 
 void ReportBuilder::on_record(const trace::Record& rec) {

@@ -147,7 +147,8 @@ class Shower : public trace::RecordVisitor {
 }  // namespace
 
 int show_artifact(const std::string& log, const std::string& compile_id,
-                  const std::string& artifact, FILE* out, std::string* error) {
+                  const std::string& artifact, FILE* out, std::string* error,
+                  trace::Stats* stats_out) {
   auto id = trace::parse_bare_compile_id(compile_id);
   if (!id) {
     *error = "not a compile id: " + compile_id + " (expected e.g. 0/1, 0/1_1 or !0/0/0)";
@@ -170,6 +171,7 @@ int show_artifact(const std::string& log, const std::string& compile_id,
   Shower shower(*id, any_attempt, wanted, out);
   trace::TraceReader reader(&lines, &stats, &strings, ropts);
   reader.run(&shower);
+  if (stats_out) *stats_out = stats;
   if (!shower.found_id()) {
     *error = "compile id " + compile_id + " does not occur in " + log;
     return 1;

@@ -14,10 +14,12 @@ TraceReader::TraceReader(io::LineReader* lines, Stats* stats, StringTable* strin
 
 void TraceReader::message(const std::string& text) {
   ++messages_;
+  const char* who = opts_.message_prefix.c_str();
   if (opts_.verbose || messages_ <= opts_.max_messages) {
-    std::fprintf(stderr, "%s\n", text.c_str());
-  } else if (messages_ == opts_.max_messages + 1) {
-    std::fprintf(stderr, "(further per-line messages are counted, not printed; use -v to see all)\n");
+    std::fprintf(stderr, "%s%s\n", who, text.c_str());
+  } else if (opts_.max_messages > 0 && messages_ == opts_.max_messages + 1) {
+    std::fprintf(stderr,
+                 "%s(further per-line messages are counted, not printed; use -v to see all)\n", who);
   }
 }
 
@@ -72,7 +74,9 @@ void TraceReader::run(RecordVisitor* visitor) {
     for (auto k : env_.unknown_keys) {
       ++stats_->unknown;
       ++stats_->unknown_names[std::string(k)];
-      if (opts_.verbose) std::fprintf(stderr, "Unknown field %.*s\n", int(k.size()), k.data());
+      if (opts_.verbose)
+        std::fprintf(stderr, "%sUnknown field %.*s\n", opts_.message_prefix.c_str(), int(k.size()),
+                     k.data());
     }
     if (env_.has(Key::kStr)) {
       simdjson::dom::array a(env_.value(Key::kStr));
@@ -111,8 +115,9 @@ void TraceReader::run(RecordVisitor* visitor) {
   }
   if (!lines_->error().empty()) {
     ++stats_->read_errors;
-    std::fprintf(stderr, "Error reading the log: %s (the report covers what was read)\n",
-                 lines_->error().c_str());
+    // The records read before stay good: a warning, counted for --strict.
+    std::fprintf(stderr, "%sWarning: the log could not be read to its end (%s); the results cover "
+                 "what was read\n", opts_.message_prefix.c_str(), lines_->error().c_str());
   }
 }
 

@@ -44,8 +44,10 @@ class RecordVisitor {
 
 struct ReaderOptions {
   bool verbose = false;
-  // Per-line messages printed before the rest are only counted.
+  // Per-line messages printed before the rest are only counted (0: none).
   uint64_t max_messages = 20;
+  // Put before every message ("rank 3: " when ranks are read in parallel).
+  std::string message_prefix;
   // Check payload MD5s here. A consumer that writes payloads on another
   // thread may check them there instead, and count fail_payload_md5 itself.
   bool verify_md5 = true;

@@ -208,7 +208,8 @@ TEST_F(MultiRankRobust, PathMustBeADirectory) {
   EXPECT_FALSE(fs::exists(out()));
   r = run_ranks(tmp_ / "does_not_exist");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(has(r.err, "must be a directory")) << r.err;
+  EXPECT_EQ(r.error_lines(), std::vector<std::string>{"Error: " + (tmp_ / "does_not_exist").string() +
+                                                      ": no such folder"}) << r.err;
   EXPECT_FALSE(fs::exists(out()));
 }
 

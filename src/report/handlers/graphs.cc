@@ -57,8 +57,8 @@ void handle_dynamo_guards(ReportBuilder& b, RecordContext& ctx) {
   }
   if (!ok) {
     ++b.model().stats.fail_dynamo_guards_json;
-    std::fprintf(stderr, "Failed to parse guards json on line %llu\n",
-                 static_cast<unsigned long long>(ctx.rec.lineno));
+    std::fprintf(stderr, "%sFailed to parse guards json on line %llu\n",
+                 b.options().message_prefix.c_str(), static_cast<unsigned long long>(ctx.rec.lineno));
     return;
   }
   std::string rel = b.add_file(ctx, "dynamo_guards.html", false);

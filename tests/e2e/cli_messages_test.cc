@@ -1,0 +1,202 @@
+// What a user sees when the command line or the log is not what tlscope
+// expects (issue 10 item 7): the exact message, the exit code, and the same
+// wording from the main command and from summary, check and show. Runs on
+// the project's own example log and on files the tests write: no corpus.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "run_helper.h"
+
+namespace tlscope_test {
+namespace {
+
+class CliMessages : public ::testing::Test {
+ protected:
+  RunResult run(std::vector<std::string> args) { return run_tlscope(args, tmp_.path()); }
+  // stderr without the "Stats { ... }" line the main command prints.
+  static std::vector<std::string> messages(const RunResult& r) {
+    std::vector<std::string> v;
+    for (auto& l : split_lines(r.err))
+      if (l.rfind("Stats {", 0) != 0 && !l.empty()) v.push_back(l);
+    return v;
+  }
+  std::string p(const std::string& rel) const { return (tmp_ / rel).string(); }
+  TempDir tmp_;
+};
+
+using Lines = std::vector<std::string>;
+
+TEST_F(CliMessages, MissingLogSaysNoSuchFileEverywhere) {
+  std::string nope = p("nope.log");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{nope, "-o", p("o"), "--no-browser"},
+        {"summary", nope}, {"check", nope}, {"show", nope, "0/0"}}) {
+    SCOPED_TRACE(args[0]);
+    RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 1);
+    std::string want = args[0] == "summary" || args[0] == "check" ? nope + ": no such file or folder"
+                                                                  : nope + ": no such file";
+    EXPECT_EQ(messages(r), Lines{"Error: " + want}) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(tmp_ / "o"));
+}
+
+TEST_F(CliMessages, AFolderNeedsLatestOrAllRanks) {
+  fs::create_directory(tmp_ / "logs");
+  RunResult r = run({p("logs"), "-o", p("o"), "--no-browser"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r), Lines{"Error: " + p("logs") +
+                               " is a folder: pass --latest to read the newest log in it, or "
+                               "--all-ranks-html for a report of all its rank logs"});
+  r = run({"show", p("logs"), "0/0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r), Lines{"Error: " + p("logs") + " is a folder; give one log file"});
+  // --latest and --all-ranks-html on a missing folder.
+  for (const char* flag : {"--latest", "--all-ranks-html"}) {
+    r = run({p("gone"), flag, "-o", p("o"), "--no-browser"});
+    EXPECT_EQ(r.exit_code, 1) << flag;
+    EXPECT_EQ(messages(r), Lines{"Error: " + p("gone") + ": no such folder"}) << flag;
+  }
+  EXPECT_FALSE(fs::exists(tmp_ / "o"));
+}
+
+TEST_F(CliMessages, AWordThatIsNeitherFileNorSubcommandListsTheSubcommands) {
+  const std::string want =
+      "Error: sumary is neither a file nor a subcommand; the subcommands are summary, check and "
+      "show (see tlscope --help)";
+  for (std::vector<std::string> args : {std::vector<std::string>{"sumary"},
+                                        {"sumary", "--json"},  // CLI11 would stop at --json
+                                        {"sumary", "--no-browser", "-o", "x"}}) {
+    RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args.size();
+    EXPECT_EQ(messages(r), Lines{want}) << r.err;
+  }
+  // A file of that name is a log, not a typo.
+  write_file(tmp_ / "sumary", "");
+  EXPECT_EQ(run_shell("cd '" + tmp_.path().string() + "' && '" + kBin +
+                      "' sumary -o out --no-browser 2>/dev/null"),
+            0);
+  EXPECT_TRUE(fs::is_regular_file(tmp_ / "out" / "index.html"));
+}
+
+TEST_F(CliMessages, OutputFolderThatCannotBeOne) {
+  write_file(tmp_ / "a_file", "keep");
+  RunResult r = run({kExample.string(), "-o", p("a_file"), "--no-browser"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r), Lines{"Error: " + p("a_file") +
+                               " is a file, not a folder: -o names the folder to write the report into"});
+  EXPECT_EQ(read_file(tmp_ / "a_file"), "keep");
+  r = run({kExample.string(), "-o", "", "--no-browser"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(messages(r), (Lines{"Error: -o: the folder name is empty",
+                                "See `tlscope --help` for the options."}));
+  r = run({"", "-o", p("o"), "--no-browser"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(messages(r), Lines{"Error: the log path is empty"});
+}
+
+TEST_F(CliMessages, NumbersOutOfRangeGetAShortMessage) {
+  struct Case {
+    std::string option, value, why;
+  };
+  for (const auto& c : std::vector<Case>{
+           {"--max-recompiles", "-1", "-1 is below 0"},
+           {"--max-recompiles", "1.5", "1.5 is not a whole number"},
+           {"--max-recompiles", " 2", " 2 is not a whole number"},
+           {"--max-recompiles", "99999999999999999999", "99999999999999999999 is too large"},
+           {"--max-graph-breaks", "lots", "lots is not a whole number"},
+           {"--max-failures", "", " is not a whole number"},
+           {"--max-compile-seconds", "-0.5", "-0.5 is below 0"},
+           {"--max-compile-seconds", "1e400", "1e400 is out of range"},
+           {"--max-compile-seconds", "nan", "nan is not a number"},
+           {"--max-compile-seconds", "inf", "inf is not a finite number"},
+           {"--max-compile-seconds", "0x10", "0x10 is not a number"}}) {
+    SCOPED_TRACE(c.option + " " + c.value);
+    RunResult r = run({"check", kExample.string(), c.option, c.value});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(messages(r), (Lines{"Error: " + c.option + ": " + c.why,
+                                  "See `tlscope check --help` for the options."}));
+    EXPECT_EQ(r.out, "");
+  }
+  // In range: the limits apply (example.log: 2 recompiles, 9.17 s).
+  RunResult r = run({"check", kExample.string(), "--max-recompiles", "2", "--max-compile-seconds", "9.5"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run({"check", kExample.string(), "--max-recompiles", "1", "--max-compile-seconds", "9"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(split_lines(r.out), (Lines{"tlscope check: recompiles: 2 > 1",
+                                       "tlscope check: compile seconds: 9.17 > 9"}));
+}
+
+TEST_F(CliMessages, ALogWithoutTraceRecordsWarns) {
+  write_file(tmp_ / "empty.log", "");
+  write_file(tmp_ / "notes.txt", "hello\nworld\n");
+  const std::string empty = p("empty.log"), notes = p("notes.txt");
+  const std::string empty_why = empty + " is empty: it does not look like a TORCH_TRACE log";
+  const std::string notes_why =
+      notes + " does not look like a TORCH_TRACE log: no line in it is a trace record";
+
+  RunResult r = run({empty, "-o", p("o1"), "--no-browser"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(messages(r), Lines{"Warning: " + empty_why});
+  EXPECT_TRUE(fs::is_regular_file(tmp_ / "o1" / "index.html"));
+  r = run({empty, "-o", p("o2"), "--no-browser", "--strict"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r), Lines{"Error: --strict: " + empty_why + "; the report was written to " + p("o2")});
+
+  r = run({notes, "-o", p("o3"), "--no-browser"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(messages(r), (Lines{"Failed to parse glog prefix on line 1",
+                                "Failed to parse glog prefix on line 2", "Warning: " + notes_why}));
+
+  // The subcommands warn alike; show names the missing compile id after it.
+  r = run({"summary", empty});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(messages(r), Lines{"Warning: " + empty_why});
+  r = run({"check", notes, "--max-recompiles", "0"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(messages(r).back(), "Warning: " + notes_why);
+  r = run({"show", notes, "0/0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r), (Lines{"Warning: " + notes_why,
+                                "Error: compile id 0/0 does not occur in " + notes}));
+  // A real log gives no such warning.
+  r = run({"summary", kExample.string()});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(messages(r), Lines{});
+}
+
+TEST_F(CliMessages, ATruncatedCompressedLogIsAWarning) {
+  gzip_file(read_file(kExample), tmp_ / "cut.log.gz");
+  fs::resize_file(tmp_ / "cut.log.gz", fs::file_size(tmp_ / "cut.log.gz") / 2);
+  const std::string warn = "Warning: the log could not be read to its end (truncated gzip stream); "
+                           "the results cover what was read";
+  RunResult r = run({p("cut.log.gz"), "-o", p("o"), "--no-browser"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.error_lines().empty()) << r.err;
+  auto lines = messages(r);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), warn), lines.end()) << r.err;
+  EXPECT_EQ(parse_stats(r.err)["read_errors"], 1);
+  // --strict counts it.
+  r = run({p("cut.log.gz"), "-o", p("o2"), "--no-browser", "--strict"});
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.error_lines()[0].find("read_errors: 1"), std::string::npos) << r.err;
+  r = run({"summary", p("cut.log.gz")});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.error_lines().empty()) << r.err;
+  EXPECT_NE(r.err.find(warn), std::string::npos) << r.err;
+}
+
+TEST_F(CliMessages, LatestNamesTheFileItPicked) {
+  fs::create_directory(tmp_ / "logs");
+  fs::copy_file(kExample, tmp_ / "logs" / "run.log");
+  RunResult r = run({p("logs"), "--latest", "-o", p("o"), "--no-browser"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(messages(r).front(),
+            "Reading the newest file in " + p("logs") + ": " + (tmp_ / "logs" / "run.log").string());
+}
+
+}  // namespace
+}  // namespace tlscope_test
