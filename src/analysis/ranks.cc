@@ -125,6 +125,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
                                              g.count));
   std::sort(r.graph_break_keys.begin(), r.graph_break_keys.end());
   r.chromium_events = m.chromium.events;
+  r.no_records = m.stats.ok == 0;
   return r;
 }
 
@@ -268,11 +269,17 @@ void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis*
 MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
   MultiRankAnalysis a;
   std::vector<RankSummary> ranks;
-  for (const auto& r : in)
-    if (r.error.empty()) ranks.push_back(r);
+  for (const auto& r : in) {
+    if (r.error.empty() && !r.no_records) ranks.push_back(r);
+    else a.left_out.push_back(r.rank);
+  }
   std::sort(ranks.begin(), ranks.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+  std::sort(a.left_out.begin(), a.left_out.end());
   for (const auto& r : ranks) a.ranks.push_back(r.rank);
-  if (ranks.empty()) return a;
+  if (ranks.empty()) {
+    a.exec_order.why_unavailable = "No rank has a readable log to compare.";
+    return a;
+  }
   for (const auto& r : ranks) a.compile_id_divergence |= r.compile_ids != ranks[0].compile_ids;
 
   std::map<uint32_t, std::string> cache, collectives, meta;
@@ -312,6 +319,18 @@ MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
     }
   }
   a.exec_order = analyze_execution_order(orders, schedules, cache_status);
+  if (!a.exec_order.available) {
+    if (ranks.size() < 2)
+      a.exec_order.why_unavailable =
+          fmt::format("It compares two or more ranks, and only rank {} has a readable log.",
+                      ranks[0].rank);
+    else if (orders.empty())
+      a.exec_order.why_unavailable = "No rank logged its graph execution order.";
+    else
+      a.exec_order.why_unavailable = fmt::format(
+          "Only rank {} logged its graph execution order; it takes two or more to compare.",
+          orders.begin()->first);
+  }
   doctor_divergence(ranks, &a);
   return a;
 }

@@ -41,6 +41,7 @@ struct RankSummary {
   std::map<std::string, std::string> recompile_categories;  // compile id -> categories
   std::vector<std::string> graph_break_keys;                // "category|reason" per break group
   uint64_t chromium_events = 0;
+  bool no_records = false;  // no line of the log was a readable record: not compared
 };
 
 RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
@@ -56,6 +57,7 @@ struct RuntimeRow {
 
 struct ExecOrderResult {
   bool available = false, order_differs = false;
+  std::string why_unavailable;  // a sentence, when not available
   std::vector<uint32_t> schedule_mismatch_ranks, cache_mismatch_ranks;
 };
 
@@ -66,7 +68,9 @@ struct DoctorDivergence {
 };
 
 struct MultiRankAnalysis {
-  std::vector<uint32_t> ranks;  // ascending, only ranks with a report
+  // Ascending. Only ranks with a report and at least one readable record
+  // take part in the comparisons; the others are `left_out`.
+  std::vector<uint32_t> ranks, left_out;
   bool compile_id_divergence = false;
   std::vector<std::vector<uint32_t>> cache_groups, collective_groups, tensor_meta_groups;
   bool has_schedules = false, has_runtimes = false;

@@ -16,6 +16,32 @@ std::string groups_html(const std::vector<std::vector<uint32_t>>& groups) {
   return s + "</ul>";
 }
 
+// The sentence for ranks that take no part in the comparisons.
+std::string not_compared(const analysis::MultiRankAnalysis& a) {
+  if (a.left_out.empty()) return "";
+  return fmt::format("{} {} {} not compared: {} no report or no readable records (see the "
+                     "problems above).",
+                     a.left_out.size() == 1 ? "Rank" : "Ranks", analysis::rank_ranges(a.left_out),
+                     a.left_out.size() == 1 ? "was" : "were", a.left_out.size() == 1 ? "it has" : "they have");
+}
+
+Html tensor_meta_html(const analysis::MultiRankAnalysis& a) {
+  if (a.tensor_meta_groups.size() > 1)
+    return Html::trusted("<p>Ranks exhibit divergent inductor tensor metadata across graphs. "
+                         "Ranks in different groups below ran graphs with different tensor "
+                         "shapes, strides, dtypes or runtime estimates.</p>" +
+                         groups_html(a.tensor_meta_groups) +
+                         (a.left_out.empty() ? "" : "<p>" + not_compared(a) + "</p>"));
+  if (a.left_out.empty())
+    return Html::trusted("<p>All ranks have matching tensor meta signatures across graphs.</p>");
+  if (a.ranks.empty()) return Html::trusted("<p>No rank has a readable log to compare.</p>");
+  return Html::trusted(fmt::format("<p>The {} compared ({}) {} matching tensor meta signatures "
+                                   "across graphs. {}</p>",
+                                   a.ranks.size() == 1 ? "rank" : "ranks",
+                                   analysis::rank_ranges(a.ranks), a.ranks.size() == 1 ? "has" : "have",
+                                   not_compared(a)));
+}
+
 std::string ms(double v) {
   std::string s = fmt::format("{}", v);
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
@@ -45,12 +71,21 @@ Html doctor_across_ranks(const std::vector<analysis::RankSummary>& ranks,
                   "<th>Compiles</th><th>Recompiles</th><th>Graph breaks</th><th>Failures</th>"
                   "<th>Compile time (s)</th></tr>\n";
   for (const auto& r : ranks)
-    s += fmt::format("<tr><td><a href=\"rank_{0}/index.html\">{0}</a></td><td>{1}</td><td>{2}</td>"
+    if (r.no_records)
+      s += fmt::format("<tr><td><a href=\"rank_{0}/index.html\">{0}</a></td><td colspan=\"5\">"
+                       "no readable records: not compared</td></tr>\n", r.rank);
+    else
+      s += fmt::format("<tr><td><a href=\"rank_{0}/index.html\">{0}</a></td><td>{1}</td><td>{2}</td>"
                      "<td>{3}</td><td>{4}</td><td>{5:.2f}</td></tr>\n",
                      r.rank, r.totals.compiles, r.totals.recompiles, r.totals.graph_breaks,
                      r.totals.failures, r.totals.compile_time_s);
   s += "</table>\n";
-  if (a.doctor.empty()) {
+  if (a.doctor.empty() && !a.left_out.empty()) {
+    s += fmt::format("<p>The {} compared ({}) compiled alike: same compile ids, recompiles, graph "
+                     "breaks and failures. {}</p>",
+                     a.ranks.size() == 1 ? "rank" : "ranks", analysis::rank_ranges(a.ranks),
+                     not_compared(a));
+  } else if (a.doctor.empty()) {
     s += "<p>All ranks compiled alike: same compile ids, recompiles, graph breaks and failures.</p>";
   } else {
     s += "<ul class=\"divergence\">";
@@ -69,6 +104,7 @@ Html doctor_across_ranks(const std::vector<analysis::RankSummary>& ranks,
       s += "</li>";
     }
     s += "</ul>";
+    if (!a.left_out.empty()) s += "<p>" + not_compared(a) + "</p>";
   }
   return Html::trusted(std::move(s));
 }
@@ -91,7 +127,12 @@ Html runtime_html(const analysis::MultiRankAnalysis& a) {
 
 Html exec_order_html(const analysis::MultiRankAnalysis& a) {
   const auto& e = a.exec_order;
-  if (!e.available) return Html::trusted("<p>Execution-order analysis unavailable.</p>");
+  if (!e.available) {
+    Html h = Html::trusted("<p>Execution-order analysis unavailable. ");
+    h += text(e.why_unavailable);
+    h += Html::trusted("</p>");
+    return h;
+  }
   auto ranks = [](const std::vector<uint32_t>& rs) {
     std::string s;
     for (size_t i = 0; i < rs.size(); ++i) s += (i ? ", " : "") + fmt::format("Rank {}", rs[i]);
@@ -118,7 +159,7 @@ void write_landing_page(const std::string& out_dir, const std::vector<RankLog>& 
                         const std::vector<std::string>& problems, const Options& opts) {
   OutputDir out(out_dir, 0);
   auto w = out.open("index.html");
-  begin_page(*w, "Multi-rank report", "");
+  begin_page(*w, "tlscope multi-rank report", "");
   std::string links;
   for (const auto& l : logs)
     links += fmt::format("<li><a href=\"rank_{0}/index.html\">Rank {0}</a></li>\n", l.rank);
@@ -136,12 +177,6 @@ void write_landing_page(const std::string& out_dir, const std::vector<RankLog>& 
   for (const auto& l : logs) all.push_back(l.rank);
   bool chromium = false;
   for (const auto& r : ranks) chromium |= r.chromium_events > 0;
-  std::string meta = a.tensor_meta_groups.size() > 1
-                         ? "<p>Ranks exhibit divergent inductor tensor metadata across graphs. "
-                           "Ranks in different groups below ran graphs with different tensor "
-                           "shapes, strides, dtypes or runtime estimates.</p>" +
-                               groups_html(a.tensor_meta_groups)
-                         : std::string("<p>All ranks have matching tensor meta signatures across graphs.</p>");
   render(*w, "landing.html",
          {{"custom_header", Html::trusted(opts.custom_header_html)},
           {"warnings", warnings_html(a)},
@@ -160,7 +195,7 @@ void write_landing_page(const std::string& out_dir, const std::vector<RankLog>& 
           {"doctor", doctor_across_ranks(ranks, a)},
           {"runtime", runtime_html(a)},
           {"exec_order", exec_order_html(a)},
-          {"tensor_meta", Html::trusted(meta)}});
+          {"tensor_meta", tensor_meta_html(a)}});
   end_page(*w, "", opts);
   w.reset();
   write_static_assets(out);

@@ -260,12 +260,22 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
       o += clip(fmt::format("  {:>5} error: {}", r.log.rank, r.error), width) + "\n";
       continue;
     }
+    if (r.summary.no_records) {
+      o += fmt::format("  {:>5} no readable records in the log\n", r.log.rank);
+      continue;
+    }
     const auto& t = r.doctor.totals;
     o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9.3f}\n", r.log.rank, t.compiles,
                      t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
   }
   o += "\n";
-  if (a.doctor.empty()) {
+  if (!a.left_out.empty())
+    o += fmt::format("Not compared: {} {} (no report or no readable records).\n",
+                     a.left_out.size() == 1 ? "rank" : "ranks", analysis::rank_ranges(a.left_out));
+  if (a.doctor.empty() && !a.left_out.empty()) {
+    o += fmt::format("The {} compared ({}) compiled alike.\n", a.ranks.size() == 1 ? "rank" : "ranks",
+                     analysis::rank_ranges(a.ranks));
+  } else if (a.doctor.empty()) {
     o += "All ranks compiled alike.\n";
   } else {
     o += bold("Where ranks differ") + "\n";
@@ -308,6 +318,8 @@ std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
   for (const auto& d : a.doctor)
     div.push_back({{"what", d.what}, {"groups", d.groups}, {"first_compile_id", d.first_compile_id}});
   j["divergence"] = div;
+  j["compared_ranks"] = a.ranks;
+  j["left_out_ranks"] = a.left_out;
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -324,6 +324,25 @@ TEST(AnalyzeRanks, FailedRanksAreLeftOut) {
   EXPECT_FALSE(a.desync());
   EXPECT_TRUE(a.doctor.empty());
   EXPECT_TRUE(analyze_ranks({bad}).ranks.empty());
+  EXPECT_EQ(analyze_ranks({bad}).left_out, (Ranks{1}));
+}
+
+TEST(AnalyzeRanks, RanksWithoutRecordsAreLeftOut) {
+  RankSummary ok0, empty, ok2;
+  ok0.rank = 0, empty.rank = 1, ok2.rank = 2;
+  ok0.compile_ids = ok2.compile_ids = {"[0/0]"};
+  ok0.totals.compiles = ok2.totals.compiles = 1;
+  empty.no_records = true;
+  auto a = analyze_ranks({ok2, empty, ok0});
+  EXPECT_EQ(a.ranks, (Ranks{0, 2}));
+  EXPECT_EQ(a.left_out, (Ranks{1}));
+  EXPECT_FALSE(a.compile_id_divergence);
+  EXPECT_TRUE(a.doctor.empty());
+  EXPECT_FALSE(a.exec_order.available);
+  EXPECT_EQ(a.exec_order.why_unavailable, "No rank logged its graph execution order.");
+  // Kept in, the empty rank would differ in compile ids.
+  empty.no_records = false;
+  EXPECT_TRUE(analyze_ranks({ok2, empty, ok0}).compile_id_divergence);
 }
 
 TEST(AnalyzeRanks, DoctorDivergenceNamesFirstDifferingCompileId) {
