@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/collectives.h"
+#include "model/collectives.h"
 
 namespace tlscope::analysis {
 namespace {
@@ -91,7 +91,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
     if (data.collective_schedule && data.code_collectives) {
       std::map<std::string, int> sched;
       for (const auto& op : *data.collective_schedule) {
-        std::string kind = normalize_collective(op);
+        std::string kind = model::normalize_collective(op);
         if (!kind.empty()) ++sched[kind];
       }
       int total = 0, offset = 0;

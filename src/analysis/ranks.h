@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/doctor.h"
+#include "io/rank_logs.h"
 #include "model/report_model.h"
 
 namespace tlscope::analysis {
@@ -85,6 +86,14 @@ struct MultiRankAnalysis {
 };
 
 MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& ranks);
+
+// One rank log diagnosed (for `summary DIR` and `check DIR`).
+struct RankDiagnosis {
+  io::RankLog log;
+  std::string error;  // the log could not be read
+  DoctorReport doctor;
+  RankSummary summary;
+};
 
 // F69 on its own (also unit-tested with the reference's case).
 ExecOrderResult analyze_execution_order(

@@ -59,12 +59,12 @@ void open_in_browser(const std::string& file) {
 
 // --all-ranks-html: a report per rank, in parallel, and the landing page.
 int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
-  std::vector<tlscope::report::RankLog> logs;
+  std::vector<tlscope::io::RankLog> logs;
   std::vector<std::string> ignored;
   std::string error;
   if (int rc = tlscope::cli::check_log_path(a.path, tlscope::cli::LogArg::kFolder, "--all-ranks-html"))
     return rc;
-  if (!tlscope::report::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
+  if (!tlscope::io::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
   for (const auto& why : ignored) std::fprintf(stderr, "Ignoring %s\n", why.c_str());
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());

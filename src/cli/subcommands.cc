@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <filesystem>
 #include <thread>
 #include <cstdio>
@@ -13,11 +14,12 @@
 #include <fmt/format.h>
 
 #include "analysis/doctor.h"
+#include "analysis/ranks.h"
+#include "analysis/summary.h"
 #include "cli/checks.h"
-#include "report/doctor_writers.h"
-#include "report/multirank.h"
-#include "report/pipeline.h"
-#include "report/show.h"
+#include "io/rank_logs.h"
+#include "model/ingest/read_log.h"
+#include "trace/show.h"
 
 namespace tlscope::cli {
 
@@ -30,16 +32,41 @@ std::string command_line(int argc, char** argv) {
 namespace {
 
 // Reads the log into the model; nullopt (with a message printed) on failure.
-std::optional<analysis::DoctorReport> diagnose_log(const std::string& log, int argc, char** argv) {
-  report::Options opts;
-  opts.command_line = command_line(argc, argv);
-  auto result = report::analyze_log(log, opts);
+std::optional<analysis::DoctorReport> diagnose_log(const std::string& log) {
+  auto result = ingest::read_log(log, {});
   if (!result.ok) {
     error(result.error);
     return std::nullopt;
   }
   if (auto w = not_a_trace_log(log, result.model.stats); !w.empty()) warning(w);
   return analysis::diagnose(result.model);
+}
+
+// Every rank log read and diagnosed, `jobs` at a time; only the diagnoses
+// are kept.
+std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLog>& logs,
+                                                    unsigned jobs) {
+  std::vector<analysis::RankDiagnosis> out(logs.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < logs.size();) {
+      out[i].log = logs[i];
+      ingest::IngestOptions opts;
+      opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
+      auto run = ingest::read_log(logs[i].path, opts);
+      if (!run.ok) {
+        out[i].error = run.error;
+        continue;
+      }
+      out[i].doctor = analysis::diagnose(run.model);
+      out[i].summary = analysis::summarize_rank(logs[i].rank, logs[i].path, run.model, out[i].doctor);
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return out;
 }
 
 int parse(CLI::App& app, int argc, char** argv) {
@@ -56,21 +83,18 @@ int parse(CLI::App& app, int argc, char** argv) {
 }
 
 // A folder of rank logs: every rank diagnosed, in parallel.
-std::optional<std::vector<report::RankDiagnosis>> diagnose_dir(const std::string& dir,
-                                                               int argc, char** argv) {
-  std::vector<report::RankLog> logs;
+std::optional<std::vector<analysis::RankDiagnosis>> diagnose_dir(const std::string& dir) {
+  std::vector<io::RankLog> logs;
   std::vector<std::string> ignored;
   std::string error;
-  if (!report::discover_rank_logs(dir, &logs, &ignored, &error)) {
+  if (!io::discover_rank_logs(dir, &logs, &ignored, &error)) {
     cli::error(error);
     return std::nullopt;
   }
-  report::Options opts;
-  opts.command_line = command_line(argc, argv);
-  return report::diagnose_ranks(logs, opts, std::max(1u, std::thread::hardware_concurrency()));
+  return diagnose_ranks(logs, std::max(1u, std::thread::hardware_concurrency()));
 }
 
-std::vector<analysis::RankSummary> summaries_of(const std::vector<report::RankDiagnosis>& ranks) {
+std::vector<analysis::RankSummary> summaries_of(const std::vector<analysis::RankDiagnosis>& ranks) {
   std::vector<analysis::RankSummary> out;
   for (const auto& r : ranks) {
     out.push_back(r.summary);
@@ -94,22 +118,18 @@ int summary(int argc, char** argv) {
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
   if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   if (is_dir(log)) {
-    auto ranks = diagnose_dir(log, argc, argv);
+    auto ranks = diagnose_dir(log);
     if (!ranks) return 1;
     auto a = analysis::analyze_ranks(summaries_of(*ranks));
-    report::Options opts;
-    opts.command_line = command_line(argc, argv);
-    std::string out = json ? report::ranks_summary_json(*ranks, a, opts)
-                           : report::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
+    std::string out = json ? analysis::ranks_summary_json(*ranks, a, command_line(argc, argv))
+                           : analysis::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }
-  auto d = diagnose_log(log, argc, argv);
+  auto d = diagnose_log(log);
   if (!d) return 1;
-  report::Options opts;
-  opts.command_line = command_line(argc, argv);
-  std::string out = json ? report::summary_json(*d, log, opts)
-                         : report::summary_text(*d, log, ::isatty(STDOUT_FILENO) != 0);
+  std::string out = json ? analysis::summary_json(*d, log, command_line(argc, argv))
+                         : analysis::summary_text(*d, log, ::isatty(STDOUT_FILENO) != 0);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
@@ -133,7 +153,7 @@ int check(int argc, char** argv) {
   // (label, totals) per log: one for a file, one per rank for a folder.
   std::vector<std::pair<std::string, analysis::Totals>> logs;
   if (is_dir(log)) {
-    auto ranks = diagnose_dir(log, argc, argv);
+    auto ranks = diagnose_dir(log);
     if (!ranks) return 1;
     for (const auto& r : *ranks) {
       if (!r.error.empty()) {
@@ -143,7 +163,7 @@ int check(int argc, char** argv) {
       logs.emplace_back(fmt::format("rank {}: ", r.log.rank), r.doctor.totals);
     }
   } else {
-    auto d = diagnose_log(log, argc, argv);
+    auto d = diagnose_log(log);
     if (!d) return 1;
     logs.emplace_back("", d->totals);
   }
@@ -189,7 +209,7 @@ int show(int argc, char** argv) {
   if (int rc = check_log_path(log, LogArg::kFile)) return rc;
   std::string why;
   trace::Stats stats;
-  int rc = report::show_artifact(log, id, artifact, stdout, &why, &stats);
+  int rc = trace::show_artifact(log, id, artifact, stdout, &why, &stats);
   if (auto w = not_a_trace_log(log, stats); !w.empty()) warning(w);
   if (rc != 0) error(why);
   return rc;

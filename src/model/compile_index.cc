@@ -1,5 +1,8 @@
 #include "model/compile_index.h"
 
+#include <fmt/format.h>
+#include <functional>
+
 namespace tlscope::model {
 
 IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping) {
@@ -25,6 +28,23 @@ std::string cache_suffix(std::string_view path) {
   if (path.find("cache_hit") != std::string_view::npos) return "\u2705";
   if (path.find("cache_bypass") != std::string_view::npos) return "\u2753";
   return "";
+}
+
+std::string safe_segment(std::string_view name) {
+  std::string s;
+  s.reserve(name.size());
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-' || c == '+';
+    s += ok ? c : '_';
+  }
+  if (s.empty() || s[0] == '.') s = "_" + s;
+  constexpr size_t kMax = 160;
+  if (s.size() > kMax) {
+    size_t h = std::hash<std::string_view>{}(name);
+    s = s.substr(0, kMax - 17) + fmt::format("-{:016x}", h);
+  }
+  return s;
 }
 
 }  // namespace tlscope::model

@@ -42,6 +42,10 @@ class CompileIndex {
   std::optional<size_t> unknown_;
 };
 
+// A file name from a log made safe as one path segment: only [A-Za-z0-9._+-],
+// no leading dot, at most 160 bytes (long names keep a hash of the rest).
+std::string safe_segment(std::string_view name);
+
 // F13: cache mark of a listed path.
 std::string cache_suffix(std::string_view path);
 

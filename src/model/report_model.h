@@ -153,9 +153,7 @@ struct ReportModel {
   StackTrie unknown_trie;
   std::unordered_map<trace::CompileId, Stack, trace::CompileIdHash> start_stacks;  // raw id
   std::unordered_map<trace::CompileId, BucketFlags, trace::CompileIdHash> buckets;
-  std::unordered_map<trace::CompileId, std::vector<ShapeNote>, trace::CompileIdHash> pending_notes;
   std::vector<MetricsRecord> metrics;
-  std::unordered_map<trace::CompileId, std::vector<TensorInput>, trace::CompileIdHash> pending_inputs;
   std::vector<FailureRow> failures;
   ChromiumSummary chromium;
   std::vector<RecompileReasons> recompile_reasons;
@@ -171,7 +169,6 @@ struct ReportModel {
   std::vector<ExportIssue> export_issues;
   // The last `graph_execution` artifact's order (bare compile ids).
   std::optional<std::vector<std::string>> graph_execution_order;
-  uint64_t next_number = 0;  // F12 global counter
   std::optional<uint32_t> rank;
   std::string input_path;
   std::string torch_version;  // when the log records one

@@ -1,9 +1,12 @@
 // "Compile doctor" section at the top of index.html.
 #include <fmt/format.h>
 
-#include "report/doctor_writers.h"
+#include "report/doctor_html.h"
+
+#include "analysis/summary.h"
 
 namespace tlscope::report {
+using analysis::totals_line;
 namespace {
 
 using analysis::category_name;

@@ -3,6 +3,8 @@
 // Html explicitly, so an unescaped value cannot slip into a template.
 #pragma once
 
+#include "trace/utf8.h"
+
 #include <string>
 #include <string_view>
 
@@ -25,8 +27,7 @@ class Html {
   std::string s_;
 };
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
-size_t utf8_sequence_length(std::string_view s, size_t i);
+using trace::utf8_sequence_length;
 
 // Escapes & < > " ' and replaces invalid UTF-8 with U+FFFD; safe in text and
 // in quoted attributes alike.

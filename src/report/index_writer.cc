@@ -4,7 +4,7 @@
 #include <fstream>
 #include <map>
 
-#include "report/json_out.h"
+#include "trace/json_write.h"
 #include "report/template.h"
 #include "report/writers.h"
 
@@ -115,7 +115,7 @@ void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
   for (const auto& [key, e] : entries) {
     s += first_entry ? "\n  " : ",\n  ";
     first_entry = false;
-    append_json_string(&s, key);
+    trace::append_json_string(&s, key);
     s += ": {\n    \"artifacts\": ";
     if (e->outputs.empty()) s += "[]";
     for (size_t i = 0; i < e->outputs.size(); ++i) {
@@ -123,16 +123,16 @@ void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
       std::string_view name = o.name;
       if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
       s += i == 0 ? "[\n      {\n        \"name\": " : ",\n      {\n        \"name\": ";
-      append_json_string(&s, name);
+      trace::append_json_string(&s, name);
       s += ",\n        \"number\": ";
-      append_json_uint(&s, o.number);
+      trace::append_json_uint(&s, o.number);
       s += ",\n        \"readable_url\": ";
-      if (o.readable_url) append_json_string(&s, *o.readable_url);
+      if (o.readable_url) trace::append_json_string(&s, *o.readable_url);
       else s += "null";
       s += ",\n        \"suffix\": ";
-      append_json_string(&s, o.suffix);
+      trace::append_json_string(&s, o.suffix);
       s += ",\n        \"url\": ";
-      append_json_string(&s, o.url);
+      trace::append_json_string(&s, o.url);
       s += "\n      }";
       if (i + 1 == e->outputs.size()) s += "\n    ]";
     }

@@ -16,18 +16,17 @@
 
 #include "analysis/doctor.h"
 #include "analysis/ranks.h"
-#include "report/json_out.h"
+#include "trace/json_write.h"
 #include "report/landing_page.h"
 #include "report/output_dir.h"
 #include "report/pipeline.h"
+#include "trace/chromium_json.h"
 
 namespace tlscope::report {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
 namespace {
-
-constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
 
 // Writes a pretty JSON array one element at a time, so that job-wide files
 // of many ranks never sit in memory whole.
@@ -62,69 +61,16 @@ class JsonArrayFile {
   bool first_ = true;
 };
 
-std::optional<uint32_t> rank_of(const std::string& name) {
-  if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
-  std::string_view rest(name);
-  rest.remove_prefix(kPrefix.size());
-  bool ok_ext = false;
-  for (std::string_view ext : {".log", ".log.gz", ".log.zst"})
-    if (rest.size() > ext.size() && rest.substr(rest.size() - ext.size()) == ext) {
-      rest.remove_suffix(ext.size());
-      ok_ext = true;
-      break;
-    }
-  if (!ok_ext) return std::nullopt;
-  std::string_view first = rest.substr(0, rest.find('_'));
-  uint32_t r = 0;
-  auto res = std::from_chars(first.data(), first.data() + first.size(), r);
-  if (res.ec != std::errc() || res.ptr != first.data() + first.size() || first.empty())
-    return std::nullopt;
-  return r;
-}
 
 // F59: every rank's chromium events with pid = rank, in rank order, streamed.
 void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::string& out_dir) {
-  simdjson::dom::parser parser;
   std::optional<JsonArrayFile> out;
   for (uint32_t r : ranks) {
     auto path = fs::path(out_dir) / fmt::format("rank_{}", r) / "chromium_events.json";
-    simdjson::padded_string text;
-    if (simdjson::padded_string::load(path.string()).get(text)) continue;
-    simdjson::dom::element doc;
-    if (parser.parse(text).get(doc) || doc.type() != simdjson::dom::element_type::ARRAY) continue;
-    for (auto e : simdjson::dom::array(doc)) {
+    trace::for_each_event_as_pid(path.string(), r, [&](const std::string& item) {
       if (!out) out.emplace(out_dir, "chromium_events.json");
-      std::string item;
-      if (e.type() != simdjson::dom::element_type::OBJECT) {
-        append_json(&item, e, true, 0);
-        out->add_raw(item);
-        continue;
-      }
-      // Re-emit with pid replaced; keys stay sorted (F2).
-      std::vector<std::pair<std::string_view, simdjson::dom::element>> fields;
-      for (auto f : simdjson::dom::object(e))
-        if (f.key != "pid") fields.emplace_back(f.key, f.value);
-      std::sort(fields.begin(), fields.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-      item = "{";
-      bool pid_done = false, first = true;
-      auto put_pid = [&] {
-        item += std::string(first ? "" : ",") + "\n  \"pid\": " + std::to_string(r);
-        first = false;
-        pid_done = true;
-      };
-      for (auto& [k, v] : fields) {
-        if (!pid_done && k > std::string_view("pid")) put_pid();
-        item += std::string(first ? "" : ",") + "\n  ";
-        first = false;
-        append_json_string(&item, k);
-        item += ": ";
-        append_json(&item, v, true, 1);
-      }
-      if (!pid_done) put_pid();
-      item += "\n}";
       out->add_raw(item);
-    }
+    });
   }
 }
 
@@ -213,64 +159,7 @@ void write_parity(const analysis::RankSummary& r, const std::string& rank_dir) {
 
 }  // namespace
 
-bool discover_rank_logs(const std::string& dir, std::vector<RankLog>* logs,
-                        std::vector<std::string>* ignored, std::string* error) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    *error = "Input path " + dir + " must be a directory when using --all-ranks-html";
-    return false;
-  }
-  std::map<uint32_t, std::string> found;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code e2;
-    std::string name = it->path().filename().string();
-    auto r = it->is_regular_file(e2) ? rank_of(name) : std::nullopt;
-    if (!r) {
-      ignored->push_back(name + " (not a rank log)");
-      continue;
-    }
-    auto [slot, inserted] = found.try_emplace(*r, it->path().string());
-    if (!inserted) {
-      // Two logs for one rank (J27): keep the first by name, name the other.
-      std::string keep = std::min(slot->second, it->path().string());
-      std::string drop = std::max(slot->second, it->path().string());
-      slot->second = keep;
-      ignored->push_back(fs::path(drop).filename().string() + " (another log for rank " +
-                         std::to_string(*r) + ")");
-    }
-  }
-  for (auto& [r, p] : found) logs->push_back({r, p});
-  if (logs->empty()) {
-    *error = "No rank log files found in directory " + dir;
-    return false;
-  }
-  return true;
-}
 
-std::vector<RankDiagnosis> diagnose_ranks(const std::vector<RankLog>& logs, const Options& opts,
-                                          unsigned jobs) {
-  std::vector<RankDiagnosis> out(logs.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < logs.size();) {
-      out[i].log = logs[i];
-      Options rank_opts = opts;
-      rank_opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
-      auto run = analyze_log(logs[i].path, rank_opts);
-      if (!run.ok) {
-        out[i].error = run.error;
-        continue;
-      }
-      out[i].doctor = analysis::diagnose(run.model);
-      out[i].summary = analysis::summarize_rank(logs[i].rank, logs[i].path, run.model, out[i].doctor);
-    }
-  };
-  unsigned n = std::max(1u, std::min<unsigned>(jobs, logs.size()));
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
-  return out;
-}
 
 MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const std::string& out_dir,
                                        const Options& opts, unsigned jobs) {

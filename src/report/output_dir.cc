@@ -14,22 +14,6 @@
 
 namespace tlscope::report {
 
-std::string safe_segment(std::string_view name) {
-  std::string s;
-  s.reserve(name.size());
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '_' || c == '-' || c == '+';
-    s += ok ? c : '_';
-  }
-  if (s.empty() || s[0] == '.') s = "_" + s;
-  constexpr size_t kMax = 160;
-  if (s.size() > kMax) {
-    size_t h = std::hash<std::string_view>{}(name);
-    s = s.substr(0, kMax - 17) + fmt::format("-{:016x}", h);
-  }
-  return s;
-}
 
 namespace {
 // Log texts at least this long are escaped on the writer thread, unless it

@@ -18,13 +18,12 @@
 #include <utility>
 #include <vector>
 
+#include "model/compile_index.h"
 #include "report/html.h"
 
 namespace tlscope::report {
 
-// A file name from a log made safe as one path segment: only [A-Za-z0-9._+-],
-// no leading dot, at most 160 bytes (long names keep a hash of the rest).
-std::string safe_segment(std::string_view name);
+using model::safe_segment;  // every name from a log becomes one path segment
 
 class OutputDir;
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/assets.h"
-#include "report/json_out.h"
+#include "trace/json_write.h"
 #include "report/template.h"
 #include "report/writers.h"
 
@@ -74,7 +74,7 @@ std::string string_table_json(const trace::StringTable& strings) {
     for (uint64_t i = 0; i < n; ++i) {
       if (i) out += ',';
       const std::string* s = i <= UINT32_MAX ? strings.get(static_cast<uint32_t>(i)) : nullptr;
-      if (s) append_json_string(&out, *s);
+      if (s) trace::append_json_string(&out, *s);
       else out += "null";
     }
     out += ']';
@@ -83,9 +83,9 @@ std::string string_table_json(const trace::StringTable& strings) {
     out += '{';
     for (size_t k = 0; k < keys.size(); ++k) {
       if (k) out += ',';
-      append_json_string(&out, std::to_string(keys[k]));
+      trace::append_json_string(&out, std::to_string(keys[k]));
       out += ':';
-      append_json_string(&out, *strings.get(keys[k]));
+      trace::append_json_string(&out, *strings.get(keys[k]));
     }
     out += '}';
   }

@@ -7,9 +7,9 @@
 #include <system_error>
 
 #include "io/line_reader.h"
+#include "model/ingest/read_log.h"
 #include "report/output_dir.h"
-#include "report/report_builder.h"
-#include "trace/trace_reader.h"
+#include "report/report_writer.h"
 
 namespace tlscope::report {
 namespace fs = std::filesystem;
@@ -68,10 +68,7 @@ bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* err
   return true;
 }
 
-namespace {
-
-RunResult run_pipeline(const std::string& log, OutputDir& out, bool write_files,
-                       const Options& opts,
+RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
                        const std::function<void(uint64_t, uint64_t)>& progress) {
   RunResult result;
   std::string error;
@@ -83,32 +80,27 @@ RunResult run_pipeline(const std::string& log, OutputDir& out, bool write_files,
   struct stat st{};
   uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 
+  OutputDir out(out_dir);
   io::LineReader lines(std::move(source));
   // raw.log: an in-kernel copy on the writer thread, or, for compressed
   // input, the decoded bytes as they are read.
   FILE* raw_log = nullptr;
-  if (write_files) {
-    if (!lines.compressed()) {
-      out.copy_file("raw.log", log);
-    } else if ((raw_log = out.open_raw("raw.log"))) {
-      std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
-      lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
-    }
+  if (!lines.compressed()) {
+    out.copy_file("raw.log", log);
+  } else if ((raw_log = out.open_raw("raw.log"))) {
+    std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
+    lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
   }
   model::ReportModel& model = result.model;
   model.input_path = log;
-  trace::ReaderOptions ropts;
-  ropts.verbose = opts.verbose;
-  ropts.message_prefix = opts.message_prefix;
-  // When writing, the builder checks MD5s on the writer thread.
-  ropts.verify_md5 = !write_files;
+  ingest::ReadOptions ropts;
+  ropts.ingest = ingest_options(opts);
   if (progress) ropts.progress = [&](uint64_t done) { progress(done, total); };
   {
-    ReportBuilder builder(&model, &out, opts, /*check_md5=*/write_files);
-    trace::TraceReader reader(&lines, &model.stats, &model.strings, ropts);
-    reader.run(&builder);
-    model.rank = reader.detected_rank();
-    if (write_files) builder.finish();
+    // The writer checks payload MD5s on its thread, on the copies it writes.
+    ReportWriter writer(&model, &out, opts, /*check_md5=*/true);
+    ingest::read_records(lines, &model, ropts, &writer);
+    writer.finish();
   }
   out.drain();
   if (raw_log) std::fclose(raw_log);
@@ -119,17 +111,14 @@ RunResult run_pipeline(const std::string& log, OutputDir& out, bool write_files,
   return result;
 }
 
-}  // namespace
-
-RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
-                       const std::function<void(uint64_t, uint64_t)>& progress) {
-  OutputDir out(out_dir);
-  return run_pipeline(log, out, true, opts, progress);
-}
-
-RunResult analyze_log(const std::string& log, const Options& opts) {
-  OutputDir out = OutputDir::discarding();
-  return run_pipeline(log, out, false, opts, {});
+ingest::IngestOptions ingest_options(const Options& opts) {
+  ingest::IngestOptions i;
+  i.plain_text = opts.plain_text;
+  i.export_mode = opts.export_mode;
+  i.provenance = opts.provenance;
+  i.verbose = opts.verbose;
+  i.message_prefix = opts.message_prefix;
+  return i;
 }
 
 }  // namespace tlscope::report

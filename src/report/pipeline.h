@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "model/ingest/options.h"
 #include "model/report_model.h"
 #include "report/options.h"
 
@@ -26,7 +27,7 @@ struct RunResult {
 RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
                        const std::function<void(uint64_t, uint64_t)>& progress = {});
 
-// The same pass without writing anything: for `summary` and `check`.
-RunResult analyze_log(const std::string& log, const Options& opts);
+// What ingest needs of the report's options.
+ingest::IngestOptions ingest_options(const Options& opts);
 
 }  // namespace tlscope::report

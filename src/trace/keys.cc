@@ -10,18 +10,16 @@ namespace tlscope::trace {
 namespace {
 
 constexpr std::array<std::string_view, kKeyCount> kNames = {
-    "rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "has_payload",
-    "stack", "str", "dynamo_start", "dynamo_output_graph", "optimize_ddp_split_graph",
-    "optimize_ddp_split_child", "compiled_autograd_graph", "dynamo_guards", "aot_forward_graph",
-    "aot_backward_graph", "aot_inference_graph", "aot_joint_graph", "inductor_pre_grad_graph",
-    "inductor_post_grad_graph", "dynamo_cpp_guards_str", "inductor_output_code",
-    "compilation_metrics", "bwd_compilation_metrics", "aot_autograd_backward_compilation_metrics",
-    "graph_dump", "link", "symbolic_shape_specialization", "guard_added_fast",
-    "propagate_real_tensors_provenance", "guard_added", "create_unbacked_symbol",
-    "expression_created", "missing_fake_kernel", "mismatched_fake_kernel", "artifact",
-    "describe_storage", "describe_tensor", "describe_source", "dump_file", "chromium_event",
-    "exported_program", "create_symbol", "compilation_metrics_runtime",
-    "bwd_compilation_metrics_runtime", "bytecode_dump"};
+#define TLSCOPE_KEY(key, name, ...) name,
+#include "trace/events.def"
+#undef TLSCOPE_KEY
+};
+
+constexpr std::array<KeyRole, kKeyCount> kRoles = {
+#define TLSCOPE_KEY(key, name, role, ...) KeyRole::k##role,
+#include "trace/events.def"
+#undef TLSCOPE_KEY
+};
 
 // Keys grouped by name length, then told apart by their bytes: an envelope's
 // few keys are looked up for every record, so this avoids a binary search of
@@ -37,6 +35,7 @@ struct KeysByLength {
 }  // namespace
 
 std::string_view key_name(Key k) { return kNames[static_cast<size_t>(k)]; }
+KeyRole key_role(Key k) { return kRoles[static_cast<size_t>(k)]; }
 
 std::optional<Key> lookup_key(std::string_view name) {
   static const KeysByLength keys;

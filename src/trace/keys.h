@@ -1,7 +1,5 @@
-// The envelope keys tlscope knows (TRACE_FORMAT §4.1, §4.2, and the newer
-// keys PyTorch writes). To add an event kind: add its key here and in
-// keys.cc (name + schema check), then give it a handler (see
-// report/handlers/registry.h).
+// The envelope keys tlscope knows, generated from the table in
+// trace/events.def (which also says how to add one).
 #pragma once
 
 #include <cstdint>
@@ -11,26 +9,20 @@
 namespace tlscope::trace {
 
 enum class Key : uint8_t {
-  // common keys
-  kRank, kCompiledAutogradId, kFrameId, kFrameCompileId, kAttempt, kHasPayload, kStack,
-  // type keys
-  kStr, kDynamoStart, kDynamoOutputGraph, kOptimizeDdpSplitGraph, kOptimizeDdpSplitChild,
-  kCompiledAutogradGraph, kDynamoGuards, kAotForwardGraph, kAotBackwardGraph,
-  kAotInferenceGraph, kAotJointGraph, kInductorPreGradGraph, kInductorPostGradGraph,
-  kDynamoCppGuardsStr, kInductorOutputCode, kCompilationMetrics, kBwdCompilationMetrics,
-  kAotAutogradBackwardCompilationMetrics, kGraphDump, kLink, kSymbolicShapeSpecialization,
-  kGuardAddedFast, kPropagateRealTensorsProvenance, kGuardAdded, kCreateUnbackedSymbol,
-  kExpressionCreated, kMissingFakeKernel, kMismatchedFakeKernel, kArtifact, kDescribeStorage,
-  kDescribeTensor, kDescribeSource, kDumpFile, kChromiumEvent, kExportedProgram,
-  // written by newer PyTorch than the reference knows
-  kCreateSymbol, kCompilationMetricsRuntime, kBwdCompilationMetricsRuntime, kBytecodeDump,
+#define TLSCOPE_KEY(key, ...) key,
+#include "trace/events.def"
+#undef TLSCOPE_KEY
   kCount
 };
 
 constexpr int kKeyCount = static_cast<int>(Key::kCount);
 static_assert(kKeyCount <= 64, "key set is a 64-bit mask");
 
+// Who acts on a key (see trace/events.def).
+enum class KeyRole : uint8_t { kFrame, kReport, kExport, kKnown };
+
 std::string_view key_name(Key k);
+KeyRole key_role(Key k);
 std::optional<Key> lookup_key(std::string_view name);
 
 inline uint64_t key_bit(Key k) { return uint64_t{1} << static_cast<int>(k); }

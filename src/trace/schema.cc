@@ -92,40 +92,10 @@ bool check_sentinel(element value, std::string* why) {
   return false;
 }
 
-bool check_metrics(element v, std::string* why) {
-  return check_fields(
-      v,
-      {{"co_name", T::kStr}, {"co_filename", T::kStr}, {"co_firstlineno", T::kI32},
-       {"cache_size", T::kU64}, {"accumulated_cache_size", T::kU64}, {"guard_count", T::kU64},
-       {"shape_env_guard_count", T::kU64}, {"graph_op_count", T::kU64},
-       {"graph_node_count", T::kU64}, {"graph_input_count", T::kU64}, {"start_time", T::kF64},
-       {"entire_frame_compile_time_s", T::kF64}, {"backend_compile_time_s", T::kF64},
-       {"inductor_compile_time_s", T::kF64}, {"code_gen_time_s", T::kF64},
-       {"fail_type", T::kStr}, {"fail_reason", T::kStr}, {"fail_user_frame_filename", T::kStr},
-       {"fail_user_frame_lineno", T::kU32}, {"non_compliant_ops", T::kStrList},
-       {"compliant_custom_ops", T::kStrList}, {"restart_reasons", T::kStrList},
-       {"dynamo_time_before_restart_s", T::kF64}},
-      why);
-}
-
-bool check_symbolic_guard(element v, std::string* why) {
-  return check_fields(v,
-                      {{"expr", T::kStr}, {"result", T::kStr}, {"expr_node_id", T::kU64},
-                       {"user_stack", T::kStack}, {"stack", T::kStack},
-                       {"symbol_to_sources", T::kObject}, {"frame_locals", T::kObject},
-                       {"prefix", T::kStr}},
-                      why);
-}
-
-bool check_tensor(element v, std::string* why) {
-  if (!check_fields(v,
-                    {{"id", T::kU64, true}, {"describer_id", T::kU64, true},
-                     {"ndim", T::kU64, true}, {"dtype", T::kStr, true}, {"device", T::kStr, true},
-                     {"size", T::kSymIntList, true}, {"layout", T::kStr},
-                     {"storage_offset", T::kSymInt}, {"dynamo_dynamic_indices", T::kU64List},
-                     {"stride", T::kSymIntList}, {"storage", T::kU64}, {"creation_meta", T::kStr}},
-                    why))
-    return false;
+// describe_tensor: its fields, and flags that default to false when missing
+// but must not be an explicit null.
+bool check_tensor(element v, std::initializer_list<Field> fields, std::string* why) {
+  if (!check_fields(v, fields, why)) return false;
   // Booleans default to false when missing, but an explicit null is an error.
   static constexpr std::string_view kBools[] = {
       "is_inference", "is_leaf", "requires_grad", "is_sparse", "is_mkldnn",
@@ -164,108 +134,56 @@ bool check_stack(element value, std::string* why) {
   return true;
 }
 
-bool check_key_value(Key key, element v, std::string* why) {
-  switch (key) {
-    case Key::kRank:
-    case Key::kCompiledAutogradId:
-    case Key::kFrameId:
-    case Key::kFrameCompileId:
-    case Key::kAttempt:
-      return true;  // the compile-id group is checked by the envelope decoder
-    case Key::kHasPayload:
+namespace {
+
+enum class Shape { kAny, kString, kStack, kStrIndex, kSentinel, kObject, kObjectOrSentinel, kTensor };
+
+bool check_str_index(element v) {
+  if (v.type() != element_type::ARRAY) return false;
+  array a(v);
+  if (a.size() != 2) return false;
+  auto it = a.begin();
+  element s = *it;
+  ++it;
+  element i = *it;
+  return s.type() == element_type::STRING && json::as_u32(i).has_value();
+}
+
+bool check_shape(Key key, Shape shape, std::initializer_list<Field> fields, element v,
+                 std::string* why) {
+  switch (shape) {
+    case Shape::kAny: return true;  // the compile-id group is checked by the envelope decoder
+    case Shape::kString:
       if (v.type() == element_type::STRING) return true;
-      *why = "has_payload is not a string";
+      *why = std::string(key_name(key)) + " is not a string";
       return false;
-    case Key::kStack: return check_stack(v, why);
-    case Key::kStr: {
-      if (v.type() != element_type::ARRAY) break;
-      array a(v);
-      if (a.size() != 2) break;
-      auto it = a.begin();
-      element s = *it;
-      ++it;
-      element i = *it;
-      if (s.type() == element_type::STRING && json::as_u32(i)) return true;
-      break;
-    }
-    case Key::kDynamoStart: return check_fields(v, {{"stack", T::kStack}}, why);
-    case Key::kDynamoOutputGraph:
-    case Key::kCreateSymbol:
-    case Key::kCompilationMetricsRuntime:
-    case Key::kBwdCompilationMetricsRuntime:
-      return check_fields(v, {}, why);
-    case Key::kBytecodeDump:
-      return v.type() == element_type::OBJECT || check_sentinel(v, why);
-    case Key::kOptimizeDdpSplitGraph:
-    case Key::kCompiledAutogradGraph:
-    case Key::kDynamoGuards:
-    case Key::kAotForwardGraph:
-    case Key::kAotBackwardGraph:
-    case Key::kAotInferenceGraph:
-    case Key::kAotJointGraph:
-    case Key::kInductorPreGradGraph:
-    case Key::kInductorPostGradGraph:
-    case Key::kDynamoCppGuardsStr:
-    case Key::kChromiumEvent:
-    case Key::kExportedProgram:
-      return check_sentinel(v, why);
-    case Key::kOptimizeDdpSplitChild:
-    case Key::kGraphDump:
-    case Key::kDumpFile:
-      return check_fields(v, {{"name", T::kStr, true}}, why);
-    case Key::kInductorOutputCode: return check_fields(v, {{"filename", T::kStr}}, why);
-    case Key::kCompilationMetrics: return check_metrics(v, why);
-    case Key::kBwdCompilationMetrics:
-      return check_fields(v,
-                          {{"inductor_compile_time_s", T::kF64}, {"code_gen_time_s", T::kF64},
-                           {"fail_type", T::kStr}, {"fail_reason", T::kStr}},
-                          why);
-    case Key::kAotAutogradBackwardCompilationMetrics:
-      return check_fields(v,
-                          {{"start_time", T::kF64}, {"elapsed_time", T::kF64},
-                           {"fail_type", T::kStr}, {"fail_reason", T::kStr}},
-                          why);
-    case Key::kLink: return check_fields(v, {{"name", T::kStr, true}, {"url", T::kStr, true}}, why);
-    case Key::kSymbolicShapeSpecialization:
-      return check_fields(v,
-                          {{"symbol", T::kStr}, {"sources", T::kStrList}, {"value", T::kStr},
-                           {"reason", T::kStr}, {"stack", T::kStack}, {"user_stack", T::kStack}},
-                          why);
-    case Key::kGuardAddedFast:
-      return check_fields(v, {{"expr", T::kStr}, {"stack", T::kStack}, {"user_stack", T::kStack}},
-                          why);
-    case Key::kPropagateRealTensorsProvenance:
-    case Key::kGuardAdded:
-      return check_symbolic_guard(v, why);
-    case Key::kCreateUnbackedSymbol:
-      return check_fields(v,
-                          {{"symbol", T::kStr}, {"node_id", T::kU64}, {"user_stack", T::kStack},
-                           {"stack", T::kStack}, {"vr", T::kStr}},
-                          why);
-    case Key::kExpressionCreated:
-      return check_fields(v,
-                          {{"method", T::kStr}, {"result", T::kStr}, {"result_id", T::kU64},
-                           {"arguments", T::kStrList}, {"argument_ids", T::kU64List},
-                           {"user_stack", T::kStack}, {"stack", T::kStack}},
-                          why);
-    case Key::kMissingFakeKernel:
-    case Key::kMismatchedFakeKernel:
-      return check_fields(v, {{"op", T::kStr}, {"reason", T::kStr}}, why);
-    case Key::kArtifact:
-      return check_fields(v, {{"name", T::kStr, true}, {"encoding", T::kStr, true}}, why);
-    case Key::kDescribeStorage:
-      return check_fields(v,
-                          {{"id", T::kU64, true}, {"describer_id", T::kU64, true},
-                           {"size", T::kU64, true}},
-                          why);
-    case Key::kDescribeTensor: return check_tensor(v, why);
-    case Key::kDescribeSource:
-      return check_fields(v,
-                          {{"describer_id", T::kU64, true}, {"id", T::kU64, true},
-                           {"source", T::kStr, true}},
-                          why);
+    case Shape::kStack: return check_stack(v, why);
+    case Shape::kStrIndex: return check_str_index(v);
+    case Shape::kSentinel: return check_sentinel(v, why);
+    case Shape::kObject: return check_fields(v, fields, why);
+    case Shape::kObjectOrSentinel: return v.type() == element_type::OBJECT || check_sentinel(v, why);
+    case Shape::kTensor: return check_tensor(v, fields, why);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool check_key_value(Key key, element v, std::string* why) {
+  // One case per row of trace/events.def: the row's shape and fields.
+#define REQ(field, type) Field{#field, T::k##type, true},
+#define OPT(field, type) Field{#field, T::k##type, false},
+#define TLSCOPE_KEY(KEY, name, role, shape, ingest, page, ...) \
+  case Key::KEY:                                             \
+    if (check_shape(key, Shape::k##shape, {__VA_ARGS__}, v, why)) return true; \
+    break;
+  switch (key) {
+#include "trace/events.def"
     case Key::kCount: break;
   }
+#undef TLSCOPE_KEY
+#undef OPT
+#undef REQ
   if (why->empty()) *why = "invalid value for `" + std::string(key_name(key)) + "`";
   return false;
 }

@@ -10,12 +10,14 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/collectives.h"
+#include "model/collectives.h"
 #include "analysis/ranks.h"
 
 namespace tlscope::analysis {
 namespace {
 
+using model::count_code_collectives;
+using model::normalize_collective;
 using Ranks = std::vector<uint32_t>;
 using Orders = std::map<uint32_t, std::vector<std::string>>;
 using Schedules = std::map<std::pair<uint32_t, std::string>, std::vector<std::string>>;

@@ -1,8 +1,8 @@
-#include "analysis/collectives.h"
+#include "model/collectives.h"
 
 #include <cctype>
 
-namespace tlscope::analysis {
+namespace tlscope::model {
 namespace {
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
@@ -94,4 +94,4 @@ CodeCollectives count_code_collectives(std::string_view raw) {
   return out;
 }
 
-}  // namespace tlscope::analysis
+}  // namespace tlscope::model

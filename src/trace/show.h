@@ -7,7 +7,7 @@
 
 #include "trace/stats.h"
 
-namespace tlscope::report {
+namespace tlscope::trace {
 
 // Prints the matching payloads (or, with an empty `artifact`, the list of
 // what the compile has). Returns 0, or 1 with a message in `error` when the
@@ -15,6 +15,6 @@ namespace tlscope::report {
 // the log's line statistics.
 int show_artifact(const std::string& log, const std::string& compile_id,
                   const std::string& artifact, FILE* out, std::string* error,
-                  trace::Stats* stats = nullptr);
+                  Stats* stats = nullptr);
 
-}  // namespace tlscope::report
+}  // namespace tlscope::trace

@@ -1,4 +1,4 @@
-#include "report/show.h"
+#include "trace/show.h"
 
 #include <fmt/format.h>
 
@@ -7,14 +7,13 @@
 #include <vector>
 
 #include "io/line_reader.h"
-#include "report/json_out.h"
+#include "trace/json_dom.h"
 #include "trace/json_types.h"
 #include "trace/trace_reader.h"
 
-namespace tlscope::report {
+namespace tlscope::trace {
 namespace {
-namespace tj = trace::json;
-using trace::Key;
+namespace tj = json;
 
 // TORCH_LOGS names and what they stand for.
 const std::map<std::string, std::vector<std::string>>& aliases() {
@@ -32,27 +31,27 @@ const std::map<std::string, std::vector<std::string>>& aliases() {
 
 // The name a record is listed under: artifact, graph_dump and dump_file
 // records by their own name, others by their envelope key.
-std::vector<std::string> names_of(const trace::Envelope& env) {
+std::vector<std::string> names_of(const Envelope& env) {
   std::vector<std::string> names;
-  for (int k = static_cast<int>(Key::kStr); k < trace::kKeyCount; ++k) {
+  for (int k = static_cast<int>(Key::kStr); k < kKeyCount; ++k) {
     Key key = static_cast<Key>(k);
     if (!env.has(key)) continue;
     if (key == Key::kArtifact || key == Key::kGraphDump || key == Key::kDumpFile) {
       auto n = tj::str_field(simdjson::dom::object(env.value(key)), "name");
       if (n) names.emplace_back(*n);
     } else {
-      names.emplace_back(trace::key_name(key));
+      names.emplace_back(key_name(key));
     }
   }
   return names;
 }
 
-class Shower : public trace::RecordVisitor {
+class Shower : public RecordVisitor {
  public:
-  Shower(trace::CompileId id, bool any_attempt, std::vector<std::string> wanted, FILE* out)
+  Shower(CompileId id, bool any_attempt, std::vector<std::string> wanted, FILE* out)
       : id_(id), any_attempt_(any_attempt), wanted_(std::move(wanted)), out_(out) {}
 
-  void on_record(const trace::Record& rec) override {
+  void on_record(const Record& rec) override {
     const auto& cid = rec.env->compile_id;
     if (!cid) return;
     bool match = any_attempt_ ? cid->metrics_bucket() == id_.metrics_bucket()
@@ -89,21 +88,21 @@ class Shower : public trace::RecordVisitor {
     return false;
   }
 
-  void print_if_wanted(const trace::Record& rec, const std::string& name) {
+  void print_if_wanted(const Record& rec, const std::string& name) {
     if (!want(name)) return;
     if (name == "dynamo_guards") return emit(name, rec, guards_text(rec.payload));
     if (name == "recompile_reasons") return emit(name, rec, reasons_text(rec.payload));
     if (name == "compilation_metrics" || !rec.has_payload) {
       std::string s;
-      for (int k = static_cast<int>(Key::kStr); k < trace::kKeyCount; ++k)
-        if (trace::key_name(static_cast<Key>(k)) == name)
+      for (int k = static_cast<int>(Key::kStr); k < kKeyCount; ++k)
+        if (key_name(static_cast<Key>(k)) == name)
           append_json(&s, rec.env->value(static_cast<Key>(k)), true);
       return emit(name, rec, s);
     }
     emit(name, rec, std::string(rec.payload));
   }
 
-  void emit(const std::string& name, const trace::Record& rec, const std::string& text) {
+  void emit(const std::string& name, const Record& rec, const std::string& text) {
     if (printed_++ > 0) std::fputc('\n', out_);
     std::fprintf(out_, "==> %s [%s] line %llu <==\n", name.c_str(),
                  rec.env->compile_id->bare().c_str(), static_cast<unsigned long long>(rec.lineno));
@@ -134,7 +133,7 @@ class Shower : public trace::RecordVisitor {
     return s;
   }
 
-  trace::CompileId id_;
+  CompileId id_;
   bool any_attempt_;
   std::vector<std::string> wanted_;
   FILE* out_;
@@ -148,8 +147,8 @@ class Shower : public trace::RecordVisitor {
 
 int show_artifact(const std::string& log, const std::string& compile_id,
                   const std::string& artifact, FILE* out, std::string* error,
-                  trace::Stats* stats_out) {
-  auto id = trace::parse_bare_compile_id(compile_id);
+                  Stats* stats_out) {
+  auto id = parse_bare_compile_id(compile_id);
   if (!id) {
     *error = "not a compile id: " + compile_id + " (expected e.g. 0/1, 0/1_1 or !0/0/0)";
     return 1;
@@ -164,12 +163,12 @@ int show_artifact(const std::string& log, const std::string& compile_id,
   auto source = io::open_source(log, error);
   if (!source) return 1;
   io::LineReader lines(std::move(source));
-  trace::Stats stats;
-  trace::StringTable strings;
-  trace::ReaderOptions ropts;
+  Stats stats;
+  StringTable strings;
+  ReaderOptions ropts;
   ropts.max_messages = 0;
   Shower shower(*id, any_attempt, wanted, out);
-  trace::TraceReader reader(&lines, &stats, &strings, ropts);
+  TraceReader reader(&lines, &stats, &strings, ropts);
   reader.run(&shower);
   if (stats_out) *stats_out = stats;
   if (!shower.found_id()) {
@@ -187,4 +186,4 @@ int show_artifact(const std::string& log, const std::string& compile_id,
   return 0;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::trace

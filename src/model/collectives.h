@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace tlscope::analysis {
+namespace tlscope::model {
 
 // "torch.ops._c10d_functional.all_reduce_.default" -> "all_reduce"; "" when
 // the op is not a collective we compare.
@@ -21,4 +21,4 @@ struct CodeCollectives {
 // torch.ops._c10d_functional.<op>.default( calls.
 CodeCollectives count_code_collectives(std::string_view code);
 
-}  // namespace tlscope::analysis
+}  // namespace tlscope::model

@@ -3,12 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/doctor_writers.h"
+#include "analysis/summary.h"
 
-namespace tlscope::report {
+namespace tlscope::analysis {
 namespace {
 
-using analysis::category_name;
 using nlohmann::json;
 
 json ids_json(const std::vector<model::CompileRef>& ids) {
@@ -27,10 +26,10 @@ json runs_json(const std::vector<model::CompileRef>& ids) {
 }  // namespace
 
 namespace {
-json summary_object(const analysis::DoctorReport& d, const std::string& log, const Options& opts) {
+json summary_object(const DoctorReport& d, const std::string& log, const std::string& command_line) {
   json j;
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
-  j["source"] = {{"log", log}, {"command_line", opts.command_line},
+  j["source"] = {{"log", log}, {"command_line", command_line},
                  {"pytorch_version", d.torch_version.empty() ? json() : json(d.torch_version)}};
   const auto& t = d.totals;
   j["totals"] = {{"frames", t.frames},         {"compiles", t.compiles},
@@ -105,9 +104,9 @@ json summary_object(const analysis::DoctorReport& d, const std::string& log, con
 }
 }  // namespace
 
-std::string summary_json(const analysis::DoctorReport& d, const std::string& log,
-                         const Options& opts) {
-  return summary_object(d, log, opts).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+std::string summary_json(const DoctorReport& d, const std::string& log,
+                         const std::string& command_line) {
+  return summary_object(d, log, command_line).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 namespace {
@@ -153,11 +152,11 @@ std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
 
 // A failure's reason for one line: "backend='x' raised:" is followed by its cause.
 std::string reason_line(const std::string& reason) {
-  std::string first = analysis::first_line(reason);
+  std::string first = first_line(reason);
   if (!first.empty() && first.back() == ':') {
     size_t p = reason.find(first);
     std::string rest = reason.substr(p + first.size());
-    std::string next = analysis::first_line(rest);
+    std::string next = first_line(rest);
     if (!next.empty()) first += " " + next;
   }
   return first;
@@ -165,7 +164,7 @@ std::string reason_line(const std::string& reason) {
 
 }  // namespace
 
-std::string totals_line(const analysis::Totals& t) {
+std::string totals_line(const Totals& t) {
   return fmt::format("{}, {}, {}, {}, {}, {:.2f} s compiling", count_of(t.frames, "frame", "frames"),
                      count_of(t.compiles, "compile", "compiles"),
                      count_of(t.recompiles, "recompile", "recompiles"),
@@ -187,7 +186,7 @@ std::string log_label(const std::string& log, size_t n) {
 
 }  // namespace
 
-std::string summary_text(const analysis::DoctorReport& d, const std::string& log, bool color,
+std::string summary_text(const DoctorReport& d, const std::string& log, bool color,
                          size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   auto warn = [&](const std::string& s) { return color ? "\033[33m" + s + "\033[0m" : s; };
@@ -213,10 +212,10 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
                        clip(f.name, 28), f.compiles, f.recompile_limit_hit ? warn(rec) : rec,
                        f.restarts, f.compile_time_s);
       // One line per pattern of reason, not one per cached entry.
-      for (const auto& g : analysis::group_reasons(f.recompile_reasons))
+      for (const auto& g : group_reasons(f.recompile_reasons))
         o += "        " + clip(fmt::format("{}x [{}] ({}) {}", g.compile_ids.size(),
                                            category_name(g.category),
-                                           analysis::refs_text(g.compile_ids, false, 6), g.reason),
+                                           refs_text(g.compile_ids, false, 6), g.reason),
                                width - 8) + "\n";
     }
   }
@@ -231,7 +230,7 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
   if (!d.failures.empty()) {
     o += "\n" + bold("Failures") + "\n";
     for (const auto& f : d.failures) {
-      std::string id = f.compile_id ? analysis::ref_label(*f.compile_id, runs) : "(no frame)";
+      std::string id = f.compile_id ? ref_label(*f.compile_id, runs) : "(no frame)";
       o += clip(fmt::format("  {} {}: {}", id, f.fail_type, reason_line(f.reason)), width) + "\n";
       if (f.outside_frame && !f.user_frame.empty())
         o += "       at " + clip(f.user_frame, width - 10) + "\n";
@@ -240,7 +239,7 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
   if (!d.advice.empty()) {
     o += "\n" + bold("What to do") + "\n";
     for (const auto& a : d.advice) {
-      std::string ids = analysis::refs_text(a.compile_ids, runs);
+      std::string ids = refs_text(a.compile_ids, runs);
       o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
                             ids.empty() ? "" : " (" + ids + ")"),
                 width, 2) + "\n";
@@ -250,7 +249,7 @@ std::string summary_text(const analysis::DoctorReport& d, const std::string& log
 }
 
 std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
-                               const analysis::MultiRankAnalysis& a, bool color, size_t width) {
+                               const MultiRankAnalysis& a, bool color, size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   std::string o = bold("tlscope summary") + fmt::format(": {} rank log(s)\n\n", ranks.size());
   o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9}\n", "rank", "compiles", "recompiles",
@@ -271,10 +270,10 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
   o += "\n";
   if (!a.left_out.empty())
     o += fmt::format("Not compared: {} {} (no report or no readable records).\n",
-                     a.left_out.size() == 1 ? "rank" : "ranks", analysis::rank_ranges(a.left_out));
+                     a.left_out.size() == 1 ? "rank" : "ranks", rank_ranges(a.left_out));
   if (a.doctor.empty() && !a.left_out.empty()) {
     o += fmt::format("The {} compared ({}) compiled alike.\n", a.ranks.size() == 1 ? "rank" : "ranks",
-                     analysis::rank_ranges(a.ranks));
+                     rank_ranges(a.ranks));
   } else if (a.doctor.empty()) {
     o += "All ranks compiled alike.\n";
   } else {
@@ -282,7 +281,7 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
     for (const auto& d : a.doctor) {
       std::string groups;
       for (size_t i = 0; i < d.groups.size(); ++i)
-        groups += (i ? "; " : "") + std::string("ranks ") + analysis::rank_ranges(d.groups[i]);
+        groups += (i ? "; " : "") + std::string("ranks ") + rank_ranges(d.groups[i]);
       o += wrap(fmt::format("- {}{}: {}", d.what,
                             d.first_compile_id.empty() ? "" : " (first at " + d.first_compile_id + ")",
                             groups),
@@ -297,20 +296,20 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
   if (!advice.empty()) {
     o += "\n" + bold("What to do") + "\n";
     for (const auto& [msg, rs] : advice)
-      o += wrap("- " + msg + " (ranks " + analysis::rank_ranges(rs) + ")", width, 2) + "\n";
+      o += wrap("- " + msg + " (ranks " + rank_ranges(rs) + ")", width, 2) + "\n";
   }
   return o;
 }
 
 std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
-                               const analysis::MultiRankAnalysis& a, const Options& opts) {
+                               const MultiRankAnalysis& a, const std::string& command_line) {
   json j;
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
   json list = json::array();
   for (const auto& r : ranks) {
     json item = {{"rank", r.log.rank}, {"log", r.log.path}};
     if (!r.error.empty()) item["error"] = r.error;
-    else item["summary"] = summary_object(r.doctor, r.log.path, opts);
+    else item["summary"] = summary_object(r.doctor, r.log.path, command_line);
     list.push_back(item);
   }
   j["ranks"] = list;
@@ -323,4 +322,4 @@ std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::analysis

@@ -1,15 +1,17 @@
-// Records that feed the model but have no file of their own: stacks for the
-// trie (F37, F40) and the shape notes shown on metrics pages (F29).
-#include "report/handlers/handlers.h"
+// Records that feed the model without a file of their own: stacks for the
+// trie (F37, F40), the shape notes shown on metrics pages (F29), and the
+// graph inputs (describe_tensor / describe_source).
+#include "model/ingest/ingest_functions.h"
 #include "trace/json_types.h"
 
-namespace tlscope::report {
+namespace tlscope::ingest {
 namespace tj = trace::json;
+using simdjson::dom::element_type;
 using simdjson::dom::object;
 
-void handle_dynamo_start(ReportBuilder& b, RecordContext& ctx) {
-  object o(ctx.env.value(trace::Key::kDynamoStart));
-  auto& model = b.model();
+void ingest_dynamo_start(IngestContext& ctx) {
+  object o(ctx.value());
+  auto& model = ctx.b.model();
   const auto& id = ctx.env.compile_id;
   uint32_t run = id ? model.runs.on_start(*id) : model.runs.current();
   auto st = tj::field(o, "stack");
@@ -24,15 +26,14 @@ void handle_dynamo_start(ReportBuilder& b, RecordContext& ctx) {
   model.trie.insert(stack, id);
 }
 
-void handle_stack(ReportBuilder& b, RecordContext& ctx) {
-  b.model().unknown_trie.insert(model::parse_stack(ctx.env.value(trace::Key::kStack)),
-                                std::nullopt);
+void ingest_stack(IngestContext& ctx) {
+  ctx.b.model().unknown_trie.insert(model::parse_stack(ctx.value()), std::nullopt);
 }
 
-void handle_shape_note(ReportBuilder& b, RecordContext& ctx) {
+void ingest_shape_note(IngestContext& ctx) {
   const auto& id = ctx.env.compile_id;
   if (!id) return;
-  object o(ctx.env.value(ctx.key));
+  object o(ctx.value());
   model::ShapeNote n;
   n.kind = ctx.key == trace::Key::kSymbolicShapeSpecialization ? model::ShapeNote::kSpecialization
            : ctx.key == trace::Key::kGuardAddedFast            ? model::ShapeNote::kGuardAdded
@@ -41,7 +42,7 @@ void handle_shape_note(ReportBuilder& b, RecordContext& ctx) {
   n.value = std::string(tj::str_field(o, "value").value_or(tj::str_field(o, "val").value_or("")));
   n.reason = std::string(tj::str_field(o, "reason").value_or(""));
   n.expr = std::string(tj::str_field(o, "expr").value_or(""));
-  if (auto src = tj::field(o, "sources"); src && src->type() == simdjson::dom::element_type::ARRAY) {
+  if (auto src = tj::field(o, "sources"); src && src->type() == element_type::ARRAY) {
     for (auto s : simdjson::dom::array(*src)) {
       if (!n.sources.empty()) n.sources += "\n";
       n.sources += std::string(tj::as_str(s).value_or(""));
@@ -49,16 +50,16 @@ void handle_shape_note(ReportBuilder& b, RecordContext& ctx) {
   } else if (auto s1 = tj::str_field(o, "source")) {
     n.sources = std::string(*s1);
   }
-  if (auto s = tj::field(o, "user_stack"); s && s->type() == simdjson::dom::element_type::ARRAY)
+  if (auto s = tj::field(o, "user_stack"); s && s->type() == element_type::ARRAY)
     n.user_stack = model::parse_stack(*s);
-  if (auto s = tj::field(o, "stack"); s && s->type() == simdjson::dom::element_type::ARRAY)
+  if (auto s = tj::field(o, "stack"); s && s->type() == element_type::ARRAY)
     n.stack = model::parse_stack(*s);
-  b.model().pending_notes[id->metrics_bucket()].push_back(std::move(n));
+  ctx.b.pending_notes(id->metrics_bucket()).push_back(std::move(n));
 }
 
 namespace {
 std::string symint_list(std::optional<simdjson::dom::element> v) {
-  if (!v || v->type() != simdjson::dom::element_type::ARRAY) return "";
+  if (!v || v->type() != element_type::ARRAY) return "";
   std::string s = "[";
   bool first = true;
   for (auto e : simdjson::dom::array(*v)) {
@@ -74,11 +75,11 @@ std::string symint_list(std::optional<simdjson::dom::element> v) {
 
 // describe_tensor / describe_source: the graph-inputs table of the compile
 // (the reference validates these records but never shows them).
-void handle_describe(ReportBuilder& b, RecordContext& ctx) {
+void ingest_describe(IngestContext& ctx) {
   const auto& id = ctx.env.compile_id;
   if (!id) return;
-  auto& list = b.model().pending_inputs[id->metrics_bucket()];
-  object o(ctx.env.value(ctx.key));
+  auto& list = ctx.b.pending_inputs(id->metrics_bucket());
+  object o(ctx.value());
   uint64_t describer = tj::u64_field(o, "describer_id").value_or(0);
   uint64_t tid = tj::u64_field(o, "id").value_or(0);
   // describe_source follows its describe_tensor closely: search from the back.
@@ -103,10 +104,10 @@ void handle_describe(ReportBuilder& b, RecordContext& ctx) {
   row->dynamic_dims = symint_list(tj::field(o, "dynamo_dynamic_indices"));
   auto flag = [&](const char* k) {
     auto f = tj::field(o, k);
-    return f && f->type() == simdjson::dom::element_type::BOOL && f->get_bool().value_unsafe();
+    return f && f->type() == element_type::BOOL && f->get_bool().value_unsafe();
   };
   row->requires_grad = flag("requires_grad");
   row->is_parameter = flag("is_parameter");
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::ingest

@@ -1,0 +1,29 @@
+// The compile doctor in words: what `tlscope summary` prints, and
+// summary.json (documented in docs/summary.md), for one log or for a folder
+// of rank logs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/doctor.h"
+#include "analysis/ranks.h"
+
+namespace tlscope::analysis {
+
+// "1 frame, 3 compiles, 2 recompiles, 0 graph breaks, 0 failures, 1.25 s compiling"
+std::string totals_line(const Totals& t);
+// summary.json; `command_line` is the one that produced it.
+std::string summary_json(const DoctorReport& d, const std::string& log,
+                         const std::string& command_line);
+// Plain text for a terminal, at most `width` columns; ANSI colour if `color`.
+std::string summary_text(const DoctorReport& d, const std::string& log, bool color,
+                         size_t width = 100);
+
+// `tlscope summary DIR`: per-rank totals and where the ranks differ.
+std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
+                               bool color, size_t width = 100);
+std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
+                               const std::string& command_line);
+
+}  // namespace tlscope::analysis

@@ -1,0 +1,191 @@
+#include "model/ingest/model_builder.h"
+
+#include <bit>
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "model/ingest/registry.h"
+
+namespace tlscope::ingest {
+namespace {
+
+// F12: "<stem>_<n>.<ext>"; the extension is after the last '.', a leading dot
+// does not count.
+std::string splice_number(const std::string& base, uint64_t n) {
+  size_t dot = base.rfind('.');
+  if (dot == std::string::npos || dot == 0) return fmt::format("{}_{}", base, n);
+  return fmt::format("{}_{}{}", base.substr(0, dot), n, base.substr(dot));
+}
+
+}  // namespace
+
+std::string IngestContext::add_file(std::string_view base_name, bool holds_payload) {
+  uint64_t n = b.next_number();
+  std::string rel = folder + "/" + splice_number(model::safe_segment(base_name), n);
+  model::Output o;
+  o.name = rel;
+  o.url = rel;
+  o.number = n;
+  o.suffix = model::cache_suffix(rel);
+  entry->outputs.push_back(std::move(o));
+  if (holds_payload) payload_file = rel;
+  return rel;
+}
+
+std::string IngestContext::add_payload_file(std::string_view base_name) {
+  std::string rel = add_file(base_name, true);
+  verbatim.push_back(rel);
+  return rel;
+}
+
+void IngestContext::add_global(const std::string& rel) {
+  model::Output o;
+  o.name = rel;
+  o.url = rel;
+  o.number = b.next_number();
+  o.suffix = model::cache_suffix(rel);
+  entry->outputs.push_back(std::move(o));
+}
+
+void IngestContext::add_link(std::string_view name, std::string_view url) {
+  model::Output o;
+  o.name = std::string(name);
+  o.url = std::string(url);
+  o.number = b.next_number();
+  o.is_link = true;
+  entry->outputs.push_back(std::move(o));
+}
+
+ModelBuilder::ModelBuilder(model::ReportModel* model, const IngestOptions& opts, RecordSink* sink)
+    : model_(model), opts_(opts), sink_(sink) {}
+
+bool ModelBuilder::parse_payload_json(std::string_view payload, simdjson::dom::element* out) {
+  // Record payloads carry SIMDJSON_PADDING readable bytes (see trace_reader.h).
+  return payload_parser_.parse(payload.data(), payload.size(), false).get(*out) ==
+         simdjson::SUCCESS;
+}
+
+void ModelBuilder::message(const std::string& text) {
+  std::fprintf(stderr, "%s%s\n", opts_.message_prefix.c_str(), text.c_str());
+}
+
+void ModelBuilder::parser_failure(const std::string& parser, const std::string& why) {
+  ++model_->stats.fail_parser;
+  message("Parser " + parser + " failed: " + why);
+}
+
+void ModelBuilder::emit(IngestContext& ctx, Page&& page) {
+  if (!sink_) return;
+  RecordView view{ctx.rec.lineno, ctx.env.compile_id, *ctx.entry, ctx.folder, ctx.rec.payload,
+                  ctx.rec.payload_utf8};
+  sink_->on_page(view, std::move(page));
+}
+
+std::vector<model::ShapeNote> ModelBuilder::take_notes(const trace::CompileId& bucket) {
+  std::vector<model::ShapeNote> out;
+  if (auto it = pending_notes_.find(bucket); it != pending_notes_.end()) {
+    out = std::move(it->second);
+    pending_notes_.erase(it);
+  }
+  return out;
+}
+
+std::vector<model::TensorInput> ModelBuilder::take_inputs(const trace::CompileId& bucket) {
+  std::vector<model::TensorInput> out;
+  if (auto it = pending_inputs_.find(bucket); it != pending_inputs_.end()) {
+    out = std::move(it->second);
+    pending_inputs_.erase(it);
+  }
+  return out;
+}
+
+// The record's keys of this role, in table order (the key enum's order).
+void ModelBuilder::dispatch(IngestContext& ctx, trace::KeyRole role) {
+  for (uint64_t keys = ctx.env.present; keys != 0 && !ctx.drop; keys &= keys - 1) {
+    auto key = static_cast<trace::Key>(std::countr_zero(keys));
+    IngestFn fn = ingest_function(key);
+    if (!fn || trace::key_role(key) != role) continue;
+    ctx.key = key;
+    try {
+      fn(ctx);
+    } catch (const std::exception& e) {
+      // A value of an unexpected shape in a key we do not type-check fully:
+      // lose what this key gives, keep the rest of the record.
+      parser_failure(std::string(trace::key_name(key)),
+                     fmt::format("line {}: {}", ctx.rec.lineno, e.what()));
+    }
+  }
+}
+
+void ModelBuilder::on_record(const trace::Record& rec) {
+  const trace::Envelope& env = *rec.env;
+  const auto& id = env.compile_id;
+  std::optional<trace::CompileId> grouping;
+  if (id) grouping = id->grouping();
+  IngestContext ctx{*this, rec, env, &model_->index.touch(grouping),
+                    id ? id->folder() : fmt::format("unknown_{}", rec.lineno)};
+  size_t outputs_before = ctx.entry->outputs.size();
+  dispatch(ctx, opts_.export_mode ? trace::KeyRole::kExport : trace::KeyRole::kReport);
+  if (ctx.drop) {
+    // Export drops the records it does not report: no raw.jsonl line.
+    end_record(rec, &ctx, false);
+    return;
+  }
+  // F14: a payload nobody wrote goes to payloads/<hash>.txt.
+  bool chromium = env.has(trace::Key::kChromiumEvent);
+  if (!ctx.payload_file && rec.has_payload && !rec.payload.empty() && !chromium) {
+    std::string rel = "payloads/" + model::safe_segment(env.has_payload()) + ".txt";
+    ctx.verbatim.push_back(rel);
+    ctx.payload_file = rel;
+  }
+  if (opts_.provenance) note_provenance_sources(ctx, outputs_before);
+  end_record(rec, &ctx, !chromium);
+}
+
+void ModelBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {
+  // Records of other ranks and schema errors are still copied to raw.jsonl,
+  // and their payloads checked (TRACE_FORMAT §2.4).
+  end_record(rec, nullptr, true);
+}
+
+void ModelBuilder::end_record(const trace::Record& rec, IngestContext* ctx, bool to_jsonl) {
+  bool conflict = to_jsonl && trace::RecordJson::has_key_conflict(*rec.env);
+  if (conflict) ++model_->stats.fail_key_conflict;
+  if (!sink_) return;
+  static const std::vector<std::string> kNone;
+  std::string_view line;
+  if (to_jsonl && !conflict) {
+    std::optional<std::string_view> payload_file;
+    if (ctx && ctx->payload_file) payload_file = *ctx->payload_file;
+    line = record_json_.line(rec, payload_file);
+  }
+  const auto& verbatim = ctx ? ctx->verbatim : kNone;
+  // A dropped export record's payload is only checked when a file holds it.
+  bool unchecked = ctx && ctx->drop && verbatim.empty();
+  std::string_view md5 = rec.has_payload && !unchecked ? rec.env->has_payload() : std::string_view();
+  sink_->on_record_end({line, verbatim, rec.payload, rec.payload_storage, md5});
+}
+
+// F47: the latest file of each kind per folder, for the provenance pages.
+void ModelBuilder::note_provenance_sources(const IngestContext& ctx, size_t first_output) {
+  auto& src = model_->provenance[ctx.folder];
+  for (size_t i = first_output; i < ctx.entry->outputs.size(); ++i) {
+    const auto& o = ctx.entry->outputs[i];
+    if (o.is_link) continue;
+    std::string_view name = std::string_view(o.url).substr(o.url.find('/') + 1);
+    auto starts = [&](std::string_view p) { return name.rfind(p, 0) == 0; };
+    if (starts("before_pre_grad_graph")) src.pre_grad = o.url;
+    else if (starts("inductor_pre_grad_graph")) src.pre_grad_fallback = o.url;
+    else if (starts("after_post_grad_graph")) src.post_grad = o.url;
+    else if (starts("inductor_post_grad_graph")) src.post_grad_fallback = o.url;
+    else if (starts("inductor_aot_wrapper_code")) src.cpp_code = o.url;
+    else if (starts("inductor_provenance_tracking_node_mappings")) src.node_mappings = o.url;
+  }
+  // The output code as plain text: the .txt with -p, else its payloads/ copy.
+  if (ctx.env.has(trace::Key::kInductorOutputCode) && ctx.payload_file)
+    src.python_code = *ctx.payload_file;
+}
+
+}  // namespace tlscope::ingest

@@ -1,0 +1,16 @@
+// What changes how records become model data.
+#pragma once
+
+#include <string>
+
+namespace tlscope::ingest {
+
+struct IngestOptions {
+  bool plain_text = false;   // -p: output code is a payload file, not a page
+  bool export_mode = false;  // --export: only the export keys are taken
+  bool provenance = false;   // note where the provenance pages find their inputs
+  bool verbose = false;
+  std::string message_prefix;  // before per-line messages ("rank 3: ")
+};
+
+}  // namespace tlscope::ingest

@@ -1,0 +1,35 @@
+#include "model/ingest/read_log.h"
+
+#include "model/ingest/model_builder.h"
+#include "trace/trace_reader.h"
+
+namespace tlscope::ingest {
+
+void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOptions& opts,
+                  RecordSink* sink) {
+  trace::ReaderOptions ropts;
+  ropts.verbose = opts.ingest.verbose;
+  ropts.message_prefix = opts.ingest.message_prefix;
+  // A sink that writes payloads may check their digests on its copies.
+  ropts.verify_md5 = !(sink && sink->checks_md5());
+  ropts.progress = opts.progress;
+  ModelBuilder builder(model, opts.ingest, sink);
+  trace::TraceReader reader(&lines, &model->stats, &model->strings, ropts);
+  reader.run(&builder);
+  model->rank = reader.detected_rank();
+}
+
+ReadResult read_log(const std::string& log, const IngestOptions& opts) {
+  ReadResult result;
+  auto source = io::open_source(log, &result.error);
+  if (!source) return result;
+  io::LineReader lines(std::move(source));
+  result.model.input_path = log;
+  ReadOptions ropts;
+  ropts.ingest = opts;
+  read_records(lines, &result.model, ropts);
+  result.ok = true;
+  return result;
+}
+
+}  // namespace tlscope::ingest

@@ -1,0 +1,77 @@
+// Artifact files (F26, F34), dump-file pages (F27) and chromium events (F15).
+#include <fmt/format.h>
+
+#include "report/pages/pages.h"
+#include "report/template.h"
+#include "report/writers.h"
+
+namespace tlscope::report {
+namespace {
+
+// F34: each kernel's stack traces with literal "\n" turned into newlines.
+std::string readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
+  std::string s = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
+                  "</title></head><body>\n";
+  for (const auto& k : kernels) {
+    s += "<h3>";
+    append_escaped(&s, k.kernel);
+    s += "</h3>\n";
+    for (std::string_view str : k.traces) {
+      std::string text;
+      for (size_t i = 0; i < str.size(); ++i) {
+        if (str[i] == '\\' && i + 1 < str.size() && str[i + 1] == 'n') {
+          text += '\n';
+          ++i;
+        } else {
+          text += str[i];
+        }
+      }
+      while (!text.empty() && text.back() == '\n') text.pop_back();
+      s += "<pre>";
+      append_escaped(&s, text);
+      s += "</pre>\n";
+    }
+  }
+  s += "</body></html>\n";
+  return s;
+}
+
+}  // namespace
+
+void write_page(ReportWriter& w, const RecordView&, const ingest::JsonFile& page) {
+  w.out().write_file(page.path, page.json);
+}
+
+void write_page(ReportWriter& w, const RecordView&, const ingest::ArtifactPages& page) {
+  if (!page.json_path.empty()) w.out().write_file(page.json_path, page.json);
+  if (!page.companion_path.empty())
+    w.out().write_file(page.companion_path, readable_stack_traces(page.kernels));
+}
+
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePage& page) {
+  auto p = w.out().open(page.path);
+  if (!p) return;
+  begin_page(*p, "Source Code", "../");
+  render(*p, "dump_file.html",
+         {{"name", text(page.name)}, {"lines", [&](PageWriter& out) {
+            std::string_view code = rec.payload;
+            size_t k = 1, start = 0;
+            while (start <= code.size()) {
+              size_t nl = code.find('\n', start);
+              std::string_view line =
+                  code.substr(start, nl == std::string_view::npos ? code.npos : nl - start);
+              out.put_trusted(fmt::format("<span id=\"L{}\">", k++));
+              out.put_escaped(line);
+              out.put_trusted("</span>");
+              if (nl == std::string_view::npos) break;
+              start = nl + 1;
+            }
+          }}});
+  end_page(*p, "../", w.options());
+}
+
+void write_page(ReportWriter& w, const RecordView&, const ingest::ChromiumEvent& page) {
+  w.append_chromium_event(page.json);
+}
+
+}  // namespace tlscope::report

@@ -1,0 +1,41 @@
+// The guard list (F24) and the output code (F25).
+#include "report/pages/pages.h"
+#include "report/template.h"
+#include "report/writers.h"
+
+namespace tlscope::report {
+
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::GuardsPage& page) {
+  auto p = w.out().open(page.path);
+  if (!p) return;
+  begin_page(*p, "Guards " + rec.label(), "", base_root());
+  render(*p, "guards.html",
+         {{"compile_id", text(rec.label())},
+          {"anchor", attr(rec.entry.label())},
+          {"guards", [&](PageWriter& out) {
+             for (std::string_view code : page.guards) {
+               out.put_trusted("<li><code>");
+               out.put_escaped(code);
+               out.put_trusted("</code></li>\n");
+             }
+           }}});
+  end_page(*p, "", w.options());
+}
+
+// Highlighted in the browser by highlight.js.
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::OutputCodePage& page) {
+  // The code, and the page around it.
+  auto p = w.out().open(page.path, rec.payload.size() + (16u << 10));
+  if (!p) return;
+  Html head = base_root();
+  head += Html::trusted("<link rel=\"stylesheet\" href=\"static/highlight.css\">");
+  begin_page(*p, "Output code " + rec.label(), "", head);
+  render(*p, "output_code.html",
+         {{"compile_id", text(rec.label())},
+          {"anchor", attr(rec.entry.label())},
+          {"source_file", text(page.source_file)},
+          {"code", [&](PageWriter& out) { out.put_escaped(rec.payload, rec.payload_utf8); }}});
+  end_page(*p, "", w.options());
+}
+
+}  // namespace tlscope::report

@@ -1,0 +1,33 @@
+// The page writers of the typed records that ingest makes (one overload per
+// type of model/ingest/pages.h): ReportWriter::on_page calls the one that
+// fits, so a page type without a writer does not compile.
+#pragma once
+
+#include <string>
+
+#include "model/ingest/pages.h"
+#include "report/html.h"
+#include "report/report_writer.h"
+
+namespace tlscope::report {
+
+using ingest::RecordView;
+
+// graph_pages.cc
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::GuardsPage& page);
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::OutputCodePage& page);
+// metrics_pages.cc
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::MetricsPage& page);
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::BackwardMetricsPage& page);
+// artifact_pages.cc
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::JsonFile& page);
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::ArtifactPages& page);
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePage& page);
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::ChromiumEvent& page);
+// export_pages.cc
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::SymbolicGuardPage& page);
+
+// Pages inside a compile-id folder resolve links from the report root.
+inline Html base_root() { return Html::trusted("<base href=\"../\">"); }
+
+}  // namespace tlscope::report

@@ -1,0 +1,123 @@
+#include "report/report_writer.h"
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <utility>
+#include <variant>
+
+#include "analysis/doctor.h"
+#include "analysis/summary.h"
+#include "report/doctor_html.h"
+#include "report/export_report.h"
+#include "report/pages/pages.h"
+#include "report/writers.h"
+
+namespace tlscope::report {
+namespace {
+constexpr const char* kRawJsonlPart = "raw.jsonl.part";
+}  // namespace
+
+ReportWriter::ReportWriter(model::ReportModel* model, OutputDir* out, const Options& opts,
+                           bool check_md5)
+    : model_(model), out_(out), opts_(opts), check_md5_(check_md5) {
+  raw_jsonl_part_ = out_->open_raw(kRawJsonlPart);
+  chromium_ = out_->open_raw("chromium_events.json");
+  // Large stream buffers: a few hundred write calls instead of thousands.
+  for (auto [f, buf] : {std::pair{raw_jsonl_part_, &raw_jsonl_buf_}, std::pair{chromium_, &chromium_buf_}}) {
+    if (!f) continue;
+    *buf = std::make_unique_for_overwrite<char[]>(kStreamBuffer);
+    std::setvbuf(f, buf->get(), _IOFBF, kStreamBuffer);
+  }
+}
+
+ReportWriter::~ReportWriter() {
+  if (raw_jsonl_part_) std::fclose(raw_jsonl_part_);
+  if (chromium_) std::fclose(chromium_);
+}
+
+void ReportWriter::on_page(const ingest::RecordView& rec, ingest::Page&& page) {
+  std::visit([&](const auto& p) { write_page(*this, rec, p); }, page);
+}
+
+// The last file takes the reader's payload buffer itself (no copy); the first
+// one carries the MD5 to check.
+void ReportWriter::on_record_end(const ingest::RecordFiles& files) {
+  if (raw_jsonl_part_ && !files.jsonl_line.empty())
+    std::fwrite(files.jsonl_line.data(), 1, files.jsonl_line.size(), raw_jsonl_part_);
+  std::string_view md5 = check_md5_ ? files.md5 : std::string_view();
+  if (files.verbatim.empty()) {
+    if (!md5.empty()) out_->check_payload(files.payload, md5);
+    return;
+  }
+  for (size_t i = 0; i < files.verbatim.size(); ++i) {
+    std::string_view check = i == 0 ? md5 : std::string_view();
+    if (i + 1 == files.verbatim.size() && files.payload_storage) {
+      // The reader gets room for a payload of about this size in exchange.
+      std::string data = out_->take_buffer(std::max<size_t>(files.payload.size(), 16u << 10));
+      data.swap(*files.payload_storage);
+      out_->write_payload(files.verbatim[i], std::move(data), check);
+    } else {
+      out_->write_payload(files.verbatim[i], files.payload, check);
+    }
+  }
+}
+
+void ReportWriter::append_chromium_event(std::string_view json) {
+  if (!chromium_) return;
+  line_.clear();
+  line_ += chromium_first_ ? "[\n  " : ",\n  ";
+  chromium_first_ = false;
+  line_ += json;
+  std::fwrite(line_.data(), 1, line_.size(), chromium_);
+}
+
+void ReportWriter::finish() {
+  if (chromium_) {
+    std::fputs(chromium_first_ ? "[]" : "\n]", chromium_);
+    std::fclose(chromium_);
+    chromium_ = nullptr;
+  }
+  assemble_raw_jsonl();
+  // The diagnosis only reads the model: it runs beside the files below.
+  analysis::DoctorReport doctor;
+  std::string summary;
+  Html doctor_page;
+  std::thread diagnosis;
+  if (!opts_.export_mode) {
+    diagnosis = std::thread([&] {
+      doctor = analysis::diagnose(*model_);
+      summary = analysis::summary_json(doctor, model_->input_path, opts_.command_line);
+      doctor_page = doctor_html(doctor);
+    });
+  }
+  write_static_assets(*out_);
+  write_failures_page(*model_, *out_, opts_);
+  write_compile_directory(*model_, *out_);
+  // The writer checks payload digests: wait for it, so that the statistics on
+  // the index count every MD5 mismatch (the provenance pages also read back
+  // files written above).
+  out_->drain();
+  if (diagnosis.joinable()) diagnosis.join();
+  model_->stats.fail_payload_md5 += out_->take_md5_failures();
+  if (opts_.provenance) write_provenance_pages(*model_, *out_, opts_);
+  if (opts_.export_mode) {
+    write_export_index(*model_, *out_, opts_);
+    return;
+  }
+  out_->write_file("summary.json", std::move(summary));
+  write_index(*model_, *out_, opts_, doctor_page);
+}
+
+// raw.jsonl starts with the string table, known only at the end: the record
+// lines went to a part file, now moved after it (by the writer thread).
+void ReportWriter::assemble_raw_jsonl() {
+  if (!raw_jsonl_part_) return;
+  std::fclose(raw_jsonl_part_);
+  raw_jsonl_part_ = nullptr;
+  std::string head = string_table_json(model_->strings);
+  head += '\n';
+  out_->move_after("raw.jsonl", head, kRawJsonlPart);
+}
+
+}  // namespace tlscope::report

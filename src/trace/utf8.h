@@ -1,0 +1,14 @@
+// UTF-8 sequences, for the writers that must keep their output valid UTF-8
+// (HTML pages, JSON files) whatever bytes a log holds.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace tlscope::trace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid
+// (overlong forms and surrogates included).
+size_t utf8_sequence_length(std::string_view s, size_t i);
+
+}  // namespace tlscope::trace
