@@ -1,6 +1,5 @@
 #include "report/html.h"
 
-#include <simdjson.h>
 
 #include <cctype>
 #include <cstring>
@@ -100,7 +99,7 @@ void escape_valid(std::string* out, std::string_view text) {
 }  // namespace
 
 void append_escaped(std::string* out, std::string_view text, bool known_utf8) {
-  if (known_utf8 || simdjson::validate_utf8(text.data(), text.size())) {
+  if (known_utf8 || trace::is_valid_utf8(text)) {
     escape_valid(out, text);
     return;
   }

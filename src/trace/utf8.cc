@@ -1,5 +1,7 @@
 #include "trace/utf8.h"
 
+#include <simdjson.h>
+
 namespace tlscope::trace {
 
 size_t utf8_sequence_length(std::string_view s, size_t i) {
@@ -19,5 +21,7 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   }
   return n;
 }
+
+bool is_valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
 
 }  // namespace tlscope::trace

@@ -11,4 +11,7 @@ namespace tlscope::trace {
 // (overlong forms and surrogates included).
 size_t utf8_sequence_length(std::string_view s, size_t i);
 
+// Whether all of `s` is valid UTF-8 (fast: SIMD).
+bool is_valid_utf8(std::string_view s);
+
 }  // namespace tlscope::trace
