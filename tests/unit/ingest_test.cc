@@ -1,0 +1,569 @@
+// Sample lines of every event kind, lnav-style (model/ingest/): for each row
+// of trace/events.def that something ingests, a sample record and the model
+// data and typed page records it must give, and a broken line of that key
+// that must be counted and skipped without spoiling the record after it.
+// A row without a sample here fails EveryIngestedKeyHasASample.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "io/byte_source.h"
+#include "io/line_reader.h"
+#include "model/ingest/read_log.h"
+#include "model/ingest/registry.h"
+#include "trace/keys.h"
+#include "trace/md5.h"
+
+namespace tlscope::ingest {
+namespace {
+using nlohmann::json;
+using trace::Key;
+
+// ------------------------------------------------------------ building lines
+
+std::string md5_hex(const std::string& s) {
+  std::string_view v = s;
+  trace::Md5Digest d;
+  trace::md5_many(&v, 1, &d);
+  return trace::to_hex(d);
+}
+
+// One record of compile [frame/0] (or with the ids in `env`), with a payload
+// when one is given.
+std::string rec(json env, const std::optional<std::string>& payload = {}, int frame = 0) {
+  if (!env.contains("frame_id")) {
+    env["frame_id"] = frame;
+    env["frame_compile_id"] = 0;
+    env["attempt"] = 0;
+  }
+  if (payload) env["has_payload"] = md5_hex(*payload);
+  std::string s = "V1201 10:00:00.000000 4242 torch/_dynamo/x.py:10] " + env.dump() + "\n";
+  if (payload) {
+    size_t start = 0;
+    while (start <= payload->size()) {
+      size_t nl = payload->find('\n', start);
+      s += "\t" + payload->substr(start, nl == std::string::npos ? std::string::npos : nl - start) + "\n";
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+  }
+  return s;
+}
+
+// A valid record of its own compile, [99/0]: what must survive a broken line.
+std::string marker() { return rec({{"dynamo_start", {{"stack", json::array()}}}}, {}, 99); }
+
+// ------------------------------------------------------------ running them
+
+// What the sink was given, kept as text and copies (views die with the record).
+struct Recorder : RecordSink {
+  std::vector<std::string> pages;  // "<Type> <path> ..." per page
+  std::vector<std::string> jsonl;
+  std::vector<std::vector<std::string>> verbatim;
+  MetricsPage metrics;  // the last metrics page, notes and inputs included
+  std::vector<std::string> guards;
+
+  void on_page(const RecordView& rec, Page&& page) override {
+    pages.push_back(std::visit([&](auto& p) { return describe(rec, p); }, page));
+  }
+  void on_record_end(const RecordFiles& f) override {
+    jsonl.emplace_back(f.jsonl_line);
+    verbatim.push_back(f.verbatim);
+  }
+
+  std::string describe(const RecordView& r, const GuardsPage& p) {
+    guards.assign(p.guards.begin(), p.guards.end());
+    return "GuardsPage " + p.path + " " + r.label();
+  }
+  std::string describe(const RecordView&, const OutputCodePage& p) {
+    return "OutputCodePage " + p.path + " " + p.source_file;
+  }
+  std::string describe(const RecordView&, const BackwardMetricsPage& p) {
+    return "BackwardMetricsPage " + p.path + (p.aot ? " aot" : "") +
+           (p.inductor_s ? " inductor=" + std::to_string(*p.inductor_s) : "") +
+           (p.failure.type ? " fail=" + std::string(*p.failure.type) : "");
+  }
+  std::string describe(const RecordView&, const JsonFile& p) {
+    return "JsonFile " + p.path + " " + std::string(p.json);
+  }
+  std::string describe(const RecordView&, const ArtifactPages& p) {
+    std::string s = "ArtifactPages " + p.json_path + " " + std::string(p.json);
+    if (!p.companion_path.empty()) {
+      s += " companion=" + p.companion_path;
+      for (const auto& k : p.kernels) s += " " + std::string(k.kernel) + ":" + std::to_string(k.traces.size());
+    }
+    return s;
+  }
+  std::string describe(const RecordView& r, const DumpFilePage& p) {
+    return "DumpFilePage " + p.path + " " + std::string(p.name) + " " + std::string(r.payload);
+  }
+  std::string describe(const RecordView&, const ChromiumEvent& p) {
+    return "ChromiumEvent " + std::string(p.json);
+  }
+  std::string describe(const RecordView&, const MetricsPage& p) {
+    metrics.notes = p.notes;
+    metrics.inputs = p.inputs;
+    metrics.outputs_before = p.outputs_before;
+    return "MetricsPage " + p.path + " " + p.rec->co_name +
+           (p.start_stack ? " stack" : "") + (p.failure.type ? " fail=" + std::string(*p.failure.type) : "");
+  }
+  std::string describe(const RecordView&, const SymbolicGuardPage& p) {
+    std::string s = "SymbolicGuardPage " + p.path + " " + std::string(p.expr);
+    if (p.expr_node_id) s += " node=" + std::to_string(*p.expr_node_id);
+    if (p.locals) s += " locals=" + std::to_string(p.locals->size());
+    return s;
+  }
+};
+
+struct Run {
+  model::ReportModel model;
+  Recorder sink;
+  const model::IndexEntry* entry(const std::string& display) const {
+    for (const auto& e : model.index.entries())
+      if (e.label() == display) return &e;
+    return nullptr;
+  }
+  std::vector<std::string> urls(const std::string& display) const {
+    std::vector<std::string> v;
+    if (auto* e = entry(display))
+      for (const auto& o : e->outputs) v.push_back(o.url);
+    return v;
+  }
+};
+
+std::unique_ptr<Run> ingest_text(const std::string& log, IngestOptions opts = {}) {
+  char path[] = "/tmp/tlscope_ingest_XXXXXX";
+  int fd = ::mkstemp(path);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(::write(fd, log.data(), log.size()), static_cast<ssize_t>(log.size()));
+  ::close(fd);
+  std::string error;
+  auto source = io::open_source(path, &error);
+  EXPECT_TRUE(source) << error;
+  io::LineReader lines(std::move(source));
+  auto run = std::make_unique<Run>();
+  ReadOptions ropts;
+  ropts.ingest = opts;
+  read_records(lines, &run->model, ropts, &run->sink);
+  std::remove(path);
+  return run;
+}
+
+// ------------------------------------------------------------ the samples
+
+struct Sample {
+  Key key;
+  std::string log;                           // the good sample
+  std::function<void(const Run&)> check;     // what it must give
+  std::string bad;                           // a line of this key that fails its schema
+  bool export_mode = false;
+};
+
+using Strings = std::vector<std::string>;
+
+void PrintTo(const Sample& s, std::ostream* os) { *os << trace::key_name(s.key); }
+
+// A row whose payload is its file: the file's name, the raw.jsonl pointer.
+Sample payload_file(Key key, json value, const std::string& file) {
+  std::string name(trace::key_name(key));
+  return {key, rec({{name, value}}, std::string("graph():\n    return x")),
+          [file](const Run& r) {
+            EXPECT_EQ(r.urls("[0/0]"), Strings{"-_0_0_0/" + file});
+            ASSERT_EQ(r.sink.verbatim.size(), 1u);
+            EXPECT_EQ(r.sink.verbatim[0], Strings{"-_0_0_0/" + file});
+            EXPECT_NE(r.sink.jsonl[0].find("\"payload_filename\":\"-_0_0_0/" + file + "\""),
+                      std::string::npos)
+                << r.sink.jsonl[0];
+            EXPECT_TRUE(r.sink.pages.empty());
+          }};
+}
+
+std::vector<Sample> samples() {
+  std::vector<Sample> v;
+  const json frame = json::array({{{"line", 3}, {"name", "forward"}, {"filename", 0}}});
+  const std::string strings = "V1201 10:00:00.000000 4242 x.py:1] {\"str\": [\"/home/u/model.py\", 0]}\n";
+
+  v.push_back({Key::kStack, strings + rec({{"stack", frame}}),
+               [](const Run& r) {
+                 EXPECT_EQ(r.model.unknown_trie.size(), 1u);
+                 EXPECT_EQ(r.model.unknown_trie.node(1).frame.name, "forward");
+                 EXPECT_TRUE(r.model.trie.empty());
+               }});
+  for (Key k : {Key::kOptimizeDdpSplitGraph, Key::kCompiledAutogradGraph, Key::kAotForwardGraph,
+                Key::kAotBackwardGraph, Key::kAotInferenceGraph, Key::kAotJointGraph,
+                Key::kInductorPostGradGraph, Key::kInductorPreGradGraph, Key::kDynamoCppGuardsStr})
+    v.push_back(payload_file(k, json::object(), std::string(trace::key_name(k)) + "_0.txt"));
+  v.push_back(payload_file(Key::kGraphDump, {{"name", "before_pre_grad_graph"}},
+                           "before_pre_grad_graph_0.txt"));
+  v.back().bad = rec({{"graph_dump", {{"name", 5}}}});
+  v.push_back(payload_file(Key::kDynamoOutputGraph, json::object(), "dynamo_output_graph_0.txt"));
+  v.push_back(payload_file(Key::kOptimizeDdpSplitChild, {{"name", "submod_1"}},
+                           "optimize_ddp_split_child_submod_1_0.txt"));
+  v.push_back(payload_file(Key::kBytecodeDump, json::object(), "bytecode_dump_0.txt"));
+
+  v.push_back({Key::kDynamoGuards,
+               rec({{"dynamo_guards", json::object()}},
+                   R"js([{"code": "___check_type_id(L['x'], 1)"}, {"code": "L['x'].size()[0] == 8"}])js") +
+                   rec({{"dynamo_guards", json::object()}}, "not a guard list", 1),
+               [](const Run& r) {
+                 EXPECT_EQ(r.sink.pages, Strings{"GuardsPage -_0_0_0/dynamo_guards_0.html [0/0]"});
+                 EXPECT_EQ(r.sink.guards, (Strings{"___check_type_id(L['x'], 1)", "L['x'].size()[0] == 8"}));
+                 // The second is not a list of guards: counted, no page, no file.
+                 EXPECT_EQ(r.model.stats.fail_dynamo_guards_json, 1u);
+                 EXPECT_TRUE(r.urls("[1/0]").empty());
+               }});
+  v.push_back({Key::kInductorOutputCode,
+               rec({{"inductor_output_code", {{"filename", "/tmp/torchinductor/ab/cabc123.py"}}}},
+                   "def call(args):\n    torch.ops._c10d_functional.all_reduce_.default(buf0, 'sum', '0')\n"),
+               [](const Run& r) {
+                 EXPECT_EQ(r.sink.pages, Strings{"OutputCodePage -_0_0_0/inductor_output_code_cabc123_0.html "
+                                                 "/tmp/torchinductor/ab/cabc123.py"});
+                 const auto& folder = r.model.folders.at("-_0_0_0");
+                 ASSERT_TRUE(folder.code_collectives);
+                 EXPECT_EQ(folder.code_collectives->at("all_reduce"), 1);
+                 // The code itself goes to payloads/ for raw.jsonl.
+                 ASSERT_EQ(r.sink.verbatim[0].size(), 1u);
+                 EXPECT_EQ(r.sink.verbatim[0][0].rfind("payloads/", 0), 0u);
+               },
+               rec({{"inductor_output_code", {{"filename", 7}}}})});
+  v.push_back({Key::kAotAutogradBackwardCompilationMetrics,
+               rec({{"aot_autograd_backward_compilation_metrics",
+                     {{"fail_type", "RuntimeError"}, {"fail_reason", "boom"}}}}),
+               [](const Run& r) {
+                 EXPECT_EQ(r.sink.pages,
+                           Strings{"BackwardMetricsPage -_0_0_0/aot_autograd_backward_compilation_metrics_0.html "
+                                   "aot fail=RuntimeError"});
+               },
+               rec({{"aot_autograd_backward_compilation_metrics", {{"elapsed_time", "long"}}}})});
+  v.push_back({Key::kBwdCompilationMetrics,
+               rec({{"bwd_compilation_metrics", {{"inductor_compile_time_s", 1.5}}}}),
+               [](const Run& r) {
+                 EXPECT_EQ(r.sink.pages, Strings{"BackwardMetricsPage -_0_0_0/bwd_compilation_metrics_0.html "
+                                                 "inductor=1.500000"});
+               }});
+  v.push_back({Key::kLink, rec({{"link", {{"name", "Perfetto"}, {"url", "https://ui.perfetto.dev"}}}}),
+               [](const Run& r) {
+                 const auto* e = r.entry("[0/0]");
+                 ASSERT_TRUE(e && e->outputs.size() == 1);
+                 EXPECT_TRUE(e->outputs[0].is_link);
+                 EXPECT_EQ(e->outputs[0].name, "Perfetto");
+                 EXPECT_EQ(e->outputs[0].url, "https://ui.perfetto.dev");
+               },
+               rec({{"link", {{"name", "no url"}}}})});
+  v.push_back({Key::kArtifact,
+               rec({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}},
+                   "Graph break: print()") +
+                   rec({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}},
+                       R"js(["0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"])js", 1) +
+                   rec({{"artifact", {{"name", "inductor_provenance_tracking_kernel_stack_traces"},
+                                      {"encoding", "json"}}}},
+                       R"js({"triton_poi_0": ["File a.py\\nline 2"], "cpp_0": []})js", 2) +
+                   rec({{"artifact", {{"name", "weird"}, {"encoding", "base64"}}}}, "eA==", 3) +
+                   rec({{"artifact", {{"name", "after"}, {"encoding", "string"}}}}, "x", 4),
+               [](const Run& r) {
+                 EXPECT_EQ(r.urls("[0/0]"), Strings{"-_0_0_0/dynamo_graph_break_reason_0.txt"});
+                 ASSERT_EQ(r.model.graph_break_notes.size(), 1u);
+                 EXPECT_EQ(r.model.graph_break_notes[0].text, "Graph break: print()");
+                 ASSERT_EQ(r.model.recompile_reasons.size(), 1u);
+                 EXPECT_EQ(r.model.recompile_reasons[0].reasons,
+                           Strings{"0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"});
+                 // Stack traces: the companion takes a number (J26).
+                 EXPECT_EQ(r.urls("[2/0]"),
+                           Strings{"-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2.json"});
+                 EXPECT_EQ(*r.entry("[2/0]")->outputs[0].readable_url,
+                           "-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2_readable.html");
+                 ASSERT_EQ(r.sink.pages.size(), 2u);
+                 EXPECT_EQ(r.sink.pages[0], "ArtifactPages -_1_0_0/recompile_reasons_1.json [\n  \"0/0: tensor "
+                                            "'x' size mismatch at index 0. expected 8, actual 16\"\n]");
+                 EXPECT_NE(r.sink.pages[1].find(" companion=-_2_0_0/inductor_provenance_tracking_kernel_"
+                                                "stack_traces_2_readable.html cpp_0:0 triton_poi_0:1"),
+                           std::string::npos)
+                     << r.sink.pages[1];
+                 // An unknown encoding is a parser failure and gives no file.
+                 EXPECT_EQ(r.model.stats.fail_parser, 1u);
+                 EXPECT_TRUE(r.urls("[3/0]").empty());
+                 // Number 3 went to the companion.
+                 EXPECT_EQ(r.urls("[4/0]"), Strings{"-_4_0_0/after_4.txt"});
+               },
+               rec({{"artifact", {{"name", "x"}}}})});
+  v.push_back({Key::kDumpFile, rec({{"dump_file", {{"name", "<eval_with_key>.3"}}}}, "def forward(x):\n    return x"),
+               [](const Run& r) {
+                 EXPECT_EQ(r.urls("[0/0]"), Strings{"dump_file/eval_with_key_3.html"});
+                 EXPECT_EQ(r.sink.pages, Strings{"DumpFilePage dump_file/eval_with_key_3.html <eval_with_key>.3 "
+                                                 "def forward(x):\n    return x"});
+               }});
+  for (Key k : {Key::kCompilationMetricsRuntime, Key::kBwdCompilationMetricsRuntime}) {
+    std::string name(trace::key_name(k));
+    v.push_back({k, rec({{name, {{"runtime_s", 0.25}}}}),
+                 [name](const Run& r) {
+                   EXPECT_EQ(r.sink.pages,
+                             Strings{"JsonFile -_0_0_0/" + name + "_0.json {\n  \"runtime_s\": 0.25\n}"});
+                 }});
+  }
+  v.push_back({Key::kDynamoStart, strings + rec({{"dynamo_start", {{"stack", frame}}}}),
+               [](const Run& r) {
+                 EXPECT_EQ(r.model.trie.size(), 1u);
+                 auto id = trace::parse_bare_compile_id("0/0");
+                 ASSERT_TRUE(r.model.start_stacks.count(*id));
+                 EXPECT_EQ(r.model.start_stacks.at(*id)[0].name, "forward");
+                 EXPECT_EQ(r.model.frame_starts.at({1, 0}).name, "forward");
+               }});
+  v.push_back({Key::kChromiumEvent,
+               rec({{"chromium_event", json::object()}},
+                   R"js({"ph": "B", "name": "dynamo", "ts": 1000000, "args": {"compile_id": "0/0"}})js") +
+                   rec({{"chromium_event", json::object()}},
+                       R"js({"ph": "E", "name": "dynamo", "ts": 3500000, "args": {"compile_id": "0/0"}})js") +
+                   rec({{"chromium_event", json::object()}}, "{not json"),
+               [](const Run& r) {
+                 EXPECT_EQ(r.model.chromium.events, 2u);
+                 ASSERT_EQ(r.model.chromium.phases.size(), 1u);
+                 const auto& phases = r.model.chromium.phases.begin()->second;
+                 ASSERT_EQ(phases.size(), 1u);
+                 EXPECT_EQ(phases[0].name, "dynamo");
+                 EXPECT_DOUBLE_EQ(phases[0].seconds, 2.5);
+                 ASSERT_EQ(r.sink.pages.size(), 2u);
+                 EXPECT_EQ(r.sink.pages[0].rfind("ChromiumEvent {\n    \"args\": {", 0), 0u) << r.sink.pages[0];
+                 // Chromium records are not copied to raw.jsonl.
+                 for (const auto& l : r.sink.jsonl) EXPECT_EQ(l, "");
+               }});
+  const std::string metrics = rec({{"compilation_metrics", {{"co_name", "forward"}}}});
+  v.push_back({Key::kSymbolicShapeSpecialization,
+               rec({{"symbolic_shape_specialization", {{"symbol", "s0"}, {"sources", {"L['x'].size()[0]"}}, {"value", "8"}}}}) + metrics,
+               [](const Run& r) {
+                 ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
+                 EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kSpecialization);
+                 EXPECT_EQ(r.sink.metrics.notes[0].sources, "L['x'].size()[0]");
+                 EXPECT_EQ(r.sink.metrics.notes[0].value, "8");
+               },
+               rec({{"symbolic_shape_specialization", {{"sources", "not a list"}}}})});
+  v.push_back({Key::kGuardAddedFast, rec({{"guard_added_fast", {{"expr", "Eq(s0, 8)"}}}}) + metrics,
+               [](const Run& r) {
+                 ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
+                 EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kGuardAdded);
+                 EXPECT_EQ(r.sink.metrics.notes[0].expr, "Eq(s0, 8)");
+               }});
+  v.push_back({Key::kCreateSymbol, rec({{"create_symbol", {{"symbol", "s1"}, {"val", "4"}, {"source", "L['y']"}}}}) + metrics,
+               [](const Run& r) {
+                 ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
+                 EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kSymbolCreated);
+                 EXPECT_EQ(r.sink.metrics.notes[0].value, "4");
+                 EXPECT_EQ(r.sink.metrics.notes[0].sources, "L['y']");
+               }});
+  const json tensor = {{"id", 1}, {"describer_id", 5}, {"ndim", 2}, {"dtype", "torch.float32"},
+                       {"device", "device(type='cpu')"}, {"size", {8, "s0"}}, {"requires_grad", true}};
+  v.push_back({Key::kDescribeTensor, rec({{"describe_tensor", tensor}}) + metrics,
+               [](const Run& r) {
+                 ASSERT_EQ(r.sink.metrics.inputs.size(), 1u);
+                 EXPECT_EQ(r.sink.metrics.inputs[0].shape, "[8, s0]");
+                 EXPECT_TRUE(r.sink.metrics.inputs[0].requires_grad);
+                 EXPECT_EQ(r.sink.metrics.inputs[0].source, "");
+               },
+               rec({{"describe_tensor", {{"id", 1}, {"describer_id", 5}}}})});
+  v.push_back({Key::kDescribeSource,
+               rec({{"describe_tensor", tensor}}) +
+                   rec({{"describe_source", {{"describer_id", 5}, {"id", 1}, {"source", "L['x']"}}}}) + metrics,
+               [](const Run& r) {
+                 ASSERT_EQ(r.sink.metrics.inputs.size(), 1u);
+                 EXPECT_EQ(r.sink.metrics.inputs[0].source, "L['x']");
+                 EXPECT_EQ(r.sink.metrics.inputs[0].dtype, "torch.float32");
+               },
+               rec({{"describe_source", {{"describer_id", 5}, {"id", 1}}}})});
+  v.push_back({Key::kCompilationMetrics,
+               strings + rec({{"dynamo_start", {{"stack", frame}}}}) +
+                   rec({{"dynamo_output_graph", json::object()}}, "graph") +
+                   rec({{"compilation_metrics", {{"co_name", "forward"}, {"co_filename", "/home/u/model.py"},
+                                                 {"co_firstlineno", 3},
+                                                 {"dynamo_cumulative_compile_time_us", 1500000},
+                                                 {"graph_op_count", 0}, {"fail_type", "BackendCompilerFailed"},
+                                                 {"fail_reason", "boom"}, {"restart_reasons", json::array()}}}}),
+               [](const Run& r) {
+                 EXPECT_EQ(r.urls("[0/0]"), (Strings{"-_0_0_0/dynamo_output_graph_0.txt",
+                                                     "-_0_0_0/compilation_metrics_1.html"}));
+                 EXPECT_EQ(r.sink.pages, Strings{"MetricsPage -_0_0_0/compilation_metrics_1.html forward "
+                                                 "stack fail=BackendCompilerFailed"});
+                 EXPECT_EQ(r.sink.metrics.outputs_before, 1u);
+                 ASSERT_EQ(r.model.metrics.size(), 1u);
+                 const auto& m = r.model.metrics[0];
+                 EXPECT_EQ(m.co_filename, "/home/u/model.py");
+                 EXPECT_DOUBLE_EQ(*m.entire_frame_s, 1.5);  // from microseconds
+                 EXPECT_EQ(m.page, "-_0_0_0/compilation_metrics_1.html");
+                 ASSERT_EQ(r.model.failures.size(), 1u);
+                 EXPECT_EQ(r.model.failures[0].type, "BackendCompilerFailed");
+                 EXPECT_EQ(r.model.failures[0].source, "N/A:0");
+                 EXPECT_EQ(r.model.status_of(trace::parse_bare_compile_id("0/0")), model::Status::kError);
+               },
+               rec({{"compilation_metrics", {{"graph_op_count", -3}}}})});
+
+  // --export
+  auto exported = [](Sample s) {
+    s.export_mode = true;
+    return s;
+  };
+  v.push_back(exported(payload_file(Key::kExportedProgram, json::object(), "exported_program_0.txt")));
+  v.push_back(exported({Key::kGuardAdded,
+                        rec({{"guard_added", {{"expr", "Eq(s0, 8)"}, {"prefix", "eval"}, {"expr_node_id", 7},
+                                              {"frame_locals", {{"locals", {{"x", "FakeTensor"}}}}}}}}) +
+                            rec({{"guard_added", {{"expr", "Ne(s0, 1)"}, {"prefix", "runtime_assert"}}}}, {}, 1),
+                        [](const Run& r) {
+                          EXPECT_EQ(r.sink.pages, Strings{"SymbolicGuardPage -_0_0_0/symbolic_guard_information_0.html "
+                                                          "Eq(s0, 8) node=7 locals=1"});
+                          ASSERT_EQ(r.model.export_issues.size(), 1u);
+                          EXPECT_EQ(r.model.export_issues[0].kind, model::ExportIssue::kGuardEvaluated);
+                          EXPECT_EQ(r.model.export_issues[0].page, "-_0_0_0/symbolic_guard_information_0.html");
+                          // A guard export did not evaluate is dropped, raw.jsonl line and all.
+                          ASSERT_EQ(r.sink.jsonl.size(), 2u);
+                          EXPECT_EQ(r.sink.jsonl[1], "");
+                        },
+                        rec({{"guard_added", {{"expr_node_id", "seven"}}}})}));
+  v.push_back(exported({Key::kPropagateRealTensorsProvenance,
+                        rec({{"propagate_real_tensors_provenance", {{"expr", "Eq(u0, 1)"}, {"result", "True"}}}}),
+                        [](const Run& r) {
+                          ASSERT_EQ(r.model.export_issues.size(), 1u);
+                          EXPECT_EQ(r.model.export_issues[0].kind, model::ExportIssue::kDataDependent);
+                          EXPECT_EQ(r.model.export_issues[0].result, "True");
+                          EXPECT_EQ(r.sink.pages, Strings{"SymbolicGuardPage -_0_0_0/symbolic_guard_information_0.html "
+                                                          "Eq(u0, 1)"});
+                        }}));
+  for (Key k : {Key::kMissingFakeKernel, Key::kMismatchedFakeKernel}) {
+    auto kind = k == Key::kMissingFakeKernel ? model::ExportIssue::kMissingFakeKernel
+                                             : model::ExportIssue::kMismatchedFakeKernel;
+    v.push_back(exported({k, rec({{std::string(trace::key_name(k)), {{"op", "mylib.foo"}, {"reason", "r"}}}}),
+                          [kind](const Run& r) {
+                            ASSERT_EQ(r.model.export_issues.size(), 1u);
+                            EXPECT_EQ(r.model.export_issues[0].kind, kind);
+                            EXPECT_EQ(r.model.export_issues[0].op, "mylib.foo");
+                          }}));
+  }
+  v.push_back(exported({Key::kExpressionCreated,
+                        rec({{"expression_created", {{"method", "add"}, {"result", "s0 + 1"}, {"result_id", 7},
+                                                     {"arguments", {"s0", "1"}}, {"argument_ids", {1, 2}}}}}),
+                        [](const Run& r) {
+                          const auto& e = r.model.symbolic_exprs.at(7);
+                          EXPECT_EQ(e.method, "add");
+                          EXPECT_EQ(e.arguments, (Strings{"s0", "1"}));
+                          EXPECT_EQ(e.argument_ids, (std::vector<uint64_t>{1, 2}));
+                        },
+                        rec({{"expression_created", {{"arguments", {1, 2}}}}})}));
+  v.push_back(exported({Key::kCreateUnbackedSymbol,
+                        rec({{"create_unbacked_symbol", {{"symbol", "u0"}, {"node_id", 9}}}}),
+                        [](const Run& r) { EXPECT_EQ(r.model.symbolic_exprs.at(9).result, "u0"); }}));
+  return v;
+}
+
+const std::vector<Sample>& all_samples() {
+  static const std::vector<Sample> v = samples();
+  return v;
+}
+
+class Ingest : public ::testing::TestWithParam<Sample> {};
+
+TEST_P(Ingest, SampleGivesItsModelDataAndPages) {
+  const Sample& s = GetParam();
+  IngestOptions opts;
+  opts.export_mode = s.export_mode;
+  auto run = ingest_text(s.log, opts);
+  EXPECT_EQ(run->model.stats.fail_json, 0u);
+  EXPECT_EQ(run->model.stats.fail_glog, 0u);
+  s.check(*run);
+}
+
+// A broken line of the key is counted, gives nothing, and the record after
+// it is read as if it were alone.
+TEST_P(Ingest, BrokenLineIsCountedAndSkipped) {
+  const Sample& s = GetParam();
+  std::string bad = s.bad.empty() ? rec({{std::string(trace::key_name(s.key)), 42}}) : s.bad;
+  IngestOptions opts;
+  opts.export_mode = s.export_mode;
+  auto run = ingest_text(bad + marker(), opts);
+  EXPECT_EQ(run->model.stats.fail_json, 1u) << bad;
+  EXPECT_EQ(run->model.stats.ok, 1u);
+  EXPECT_EQ(run->model.stats.fail_parser, 0u);
+  ASSERT_EQ(run->model.index.entries().size(), 1u) << bad;
+  EXPECT_EQ(run->model.index.entries()[0].label(), "[99/0]");
+  EXPECT_TRUE(run->model.index.entries()[0].outputs.empty());
+  EXPECT_TRUE(run->sink.pages.empty());
+  EXPECT_TRUE(run->model.metrics.empty() && run->model.export_issues.empty());
+  // Still copied to raw.jsonl, as the reference does with schema errors.
+  ASSERT_EQ(run->sink.jsonl.size(), 2u);
+  EXPECT_NE(run->sink.jsonl[0].find(std::string(trace::key_name(s.key))), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryKey, Ingest, ::testing::ValuesIn(all_samples()),
+                         [](const ::testing::TestParamInfo<Sample>& info) {
+                           std::string n(trace::key_name(info.param.key));
+                           std::string out;
+                           bool up = true;
+                           for (char c : n) {
+                             if (c == '_') {
+                               up = true;
+                               continue;
+                             }
+                             out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+                             up = false;
+                           }
+                           return out;
+                         });
+
+TEST(IngestTable, EveryIngestedKeyHasASample) {
+  std::set<Key> sampled;
+  for (const auto& s : all_samples()) sampled.insert(s.key);
+  for (int k = 0; k < trace::kKeyCount; ++k) {
+    Key key = static_cast<Key>(k);
+    if (ingest_function(key))
+      EXPECT_TRUE(sampled.count(key)) << trace::key_name(key) << " is ingested but has no sample here";
+  }
+}
+
+TEST(IngestTable, ExportKeysAreTakenOnlyInExportMode) {
+  std::string log = rec({{"missing_fake_kernel", {{"op", "mylib.foo"}}}});
+  EXPECT_TRUE(ingest_text(log)->model.export_issues.empty());
+  IngestOptions opts;
+  opts.export_mode = true;
+  EXPECT_EQ(ingest_text(log, opts)->model.export_issues.size(), 1u);
+  // And report keys are not taken in export mode.
+  log = rec({{"dynamo_output_graph", json::object()}}, "graph");
+  EXPECT_EQ(ingest_text(log)->urls("[0/0]"), Strings{"-_0_0_0/dynamo_output_graph_0.txt"});
+  auto run = ingest_text(log, opts);
+  ASSERT_EQ(run->model.index.entries().size(), 1u);
+  EXPECT_TRUE(run->model.index.entries()[0].outputs.empty());
+}
+
+// The model is the same with or without a sink: summary and check see what
+// the report sees.
+TEST(IngestTable, ModelDoesNotDependOnTheSink) {
+  std::string log;
+  for (const auto& s : all_samples())
+    if (!s.export_mode) log += s.log;
+  auto with = ingest_text(log);
+  char path[] = "/tmp/tlscope_ingest_XXXXXX";
+  int fd = ::mkstemp(path);
+  ASSERT_EQ(::write(fd, log.data(), log.size()), static_cast<ssize_t>(log.size()));
+  ::close(fd);
+  auto without = read_log(path, {});
+  std::remove(path);
+  ASSERT_TRUE(without.ok);
+  ASSERT_EQ(with->model.index.entries().size(), without.model.index.entries().size());
+  for (size_t i = 0; i < without.model.index.entries().size(); ++i) {
+    const auto& a = with->model.index.entries()[i];
+    const auto& b = without.model.index.entries()[i];
+    EXPECT_EQ(a.label(), b.label());
+    ASSERT_EQ(a.outputs.size(), b.outputs.size()) << a.label();
+    for (size_t j = 0; j < a.outputs.size(); ++j) EXPECT_EQ(a.outputs[j].url, b.outputs[j].url);
+  }
+  EXPECT_EQ(with->model.metrics.size(), without.model.metrics.size());
+  EXPECT_EQ(with->model.failures.size(), without.model.failures.size());
+  EXPECT_EQ(with->model.chromium.events, without.model.chromium.events);
+  EXPECT_EQ(with->model.stats.to_string(), without.model.stats.to_string());
+}
+
+}  // namespace
+}  // namespace tlscope::ingest
