@@ -1,178 +1,162 @@
-// "Compile doctor" section at the top of index.html.
-#include <fmt/format.h>
-
+// "Compile doctor" section at the top of index.html; its markup is in
+// templates/parts/doctor.html.
 #include "report/doctor_html.h"
 
 #include "analysis/summary.h"
+#include "report/template.h"
 
 namespace tlscope::report {
-using analysis::totals_line;
 namespace {
 
 using analysis::category_name;
 using model::CompileRef;
 
+Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
+  return fragment("parts/doctor.html", name, slots);
+}
+
+Html seconds(double s) { return html_format("{:.3f}", s); }
+
 // Links to the index entries of compiles. The index has one entry per compile
 // id whatever the run, so a log of several runs names the run in the text.
-std::string id_links(const std::vector<CompileRef>& ids, bool runs, size_t max = 12) {
-  std::string s;
+Html id_links(const std::vector<CompileRef>& ids, bool runs, size_t max = 12) {
+  Html s;
   uint32_t run = 0;
   for (size_t i = 0; i < ids.size() && i < max; ++i) {
     if (runs && ids[i].run != run) {
       run = ids[i].run;
-      s += fmt::format("{}run {}: ", i ? "; " : "", run);
+      s += html_format("{}run {}: ", i ? Markup("; ") : Markup(""), run);
     } else if (i) {
-      s += ' ';
+      s += " ";
     }
-    s += link("#" + ids[i].id.display(), ids[i].id.display()).str();
+    s += link("#" + ids[i].id.display(), ids[i].id.display());
   }
-  if (ids.size() > max) s += fmt::format(" and {} more", ids.size() - max);
+  if (ids.size() > max) s += html_format(" and {} more", ids.size() - max);
   return s;
-}
-
-std::string cell(std::string_view v) {
-  std::string s = "<td>";
-  append_escaped(&s, v);
-  return s + "</td>";
 }
 
 // A source place: its file name and line, the whole path in the title, so
 // that long paths do not widen the table.
-std::string where_cell(const std::string& filename, int64_t line) {
-  if (filename.empty()) return "<td></td>";
-  std::string full = fmt::format("{}:{}", filename, line);
+Html where_cell(const std::string& filename, int64_t line) {
+  if (filename.empty()) return part("no_where");
+  std::string full = filename + ":" + std::to_string(line);
   size_t slash = filename.rfind('/');
   std::string shown = slash == std::string::npos ? full : full.substr(slash + 1);
-  std::string s = "<td class=\"where\"><span title=\"";
-  append_escaped(&s, full);
-  s += "\">";
-  append_escaped(&s, shown);
-  return s + "</span></td>";
+  return part("where", {{"full", text(full)}, {"shown", text(shown)}});
 }
 
 // A frame's recompile reasons, one line per pattern; more than three lines
 // are folded behind their count.
-std::string reasons_html(const analysis::FrameReport& f, bool runs) {
+Html reasons_html(const analysis::FrameReport& f, bool runs) {
   auto groups = analysis::group_reasons(f.recompile_reasons);
-  std::string lines;
-  for (const auto& g : groups) {
-    lines += fmt::format("<div class=\"reason\"><em>{}</em> &times;{} (", category_name(g.category),
-                         g.compile_ids.size());
-    lines += id_links(g.compile_ids, runs, 6) + "): ";
-    append_escaped(&lines, g.reason);
-    lines += "</div>";
-  }
+  Html lines;
+  for (const auto& g : groups)
+    lines += part("reason", {{"category", text(category_name(g.category))},
+                             {"count", html_format("{}", g.compile_ids.size())},
+                             {"ids", id_links(g.compile_ids, runs, 6)},
+                             {"reason", text(g.reason)}});
   if (groups.size() <= 3) return lines;
-  return fmt::format("<details><summary>{} reasons in {} patterns</summary>",
-                     f.recompile_reasons.size(), groups.size()) +
-         lines + "</details>";
+  return part("reasons_folded", {{"reasons", html_format("{}", f.recompile_reasons.size())},
+                                 {"patterns", html_format("{}", groups.size())},
+                                 {"lines", lines}});
 }
 
-std::string phases_html(const analysis::SlowCompile& c) {
-  std::string s;
-  for (const auto& p : c.phase_tree) {
-    s += fmt::format("<div class=\"phase\" style=\"padding-left:{}em\">", 1.2 * p.depth);
-    append_escaped(&s, p.name);
-    s += fmt::format(" {:.3f}</div>", p.seconds);
+Html advice_html(const analysis::DoctorReport& d) {
+  if (d.advice.empty()) return part("nothing_to_fix");
+  Html items;
+  for (const auto& a : d.advice) {
+    Html ids;
+    if (!a.compile_ids.empty()) ids = part("advice_ids", {{"ids", id_links(a.compile_ids, d.several_runs())}});
+    items += part("advice_item",
+                  {{"category", text(category_name(a.category))}, {"message", text(a.message)}, {"ids", ids}});
   }
-  return s;
+  return part("advice", {{"items", items}});
 }
 
-void frames_table(std::string& s, const analysis::DoctorReport& d) {
+Html frames_html(const analysis::DoctorReport& d) {
+  if (d.frames.empty()) return Html();
   const bool runs = d.several_runs();
-  s += "<h3>Frames</h3>\n<table class=\"frames\"><tr>";
-  if (runs) s += "<th>Run</th>";
-  s += "<th>Frame</th><th>Function</th><th>Where</th><th>Compiles</th><th>Recompiles</th>"
-       "<th>Restarts</th><th>Failures</th><th>Compile time (s)</th><th>Recompile reasons</th>"
-       "</tr>\n";
-  for (const auto& f : d.frames) {
-    s += "<tr>";
-    if (runs) s += fmt::format("<td>{}</td>", f.run);
-    s += fmt::format("<td>{}</td>", f.frame_id) + cell(f.name) + where_cell(f.filename, f.line);
-    s += fmt::format("<td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>",
-                     f.compiles, f.recompiles, f.recompile_limit_hit ? " (limit)" : "",
-                     f.restarts, f.failures, f.compile_time_s);
-    s += reasons_html(f, runs) + "</td></tr>\n";
-  }
-  s += "</table>\n";
+  Html rows;
+  for (const auto& f : d.frames)
+    rows += part("frame",
+                 {{"run", runs ? part("run_cell", {{"run", html_format("{}", f.run)}}) : Html()},
+                  {"frame_id", html_format("{}", f.frame_id)},
+                  {"name", text(f.name)},
+                  {"where", where_cell(f.filename, f.line)},
+                  {"compiles", html_format("{}", f.compiles)},
+                  {"recompiles", html_format("{}", f.recompiles)},
+                  {"limit", f.recompile_limit_hit ? Html(Markup(" (limit)")) : Html()},
+                  {"restarts", html_format("{}", f.restarts)},
+                  {"failures", html_format("{}", f.failures)},
+                  {"seconds", seconds(f.compile_time_s)},
+                  {"reasons", reasons_html(f, runs)}});
+  return part("frames", {{"run_heading", runs ? part("run_heading") : Html()}, {"rows", rows}});
 }
 
-void failures_table(std::string& s, const analysis::DoctorReport& d) {
+Html graph_breaks_html(const analysis::DoctorReport& d) {
+  if (d.graph_breaks.empty()) return Html();
+  Html rows;
+  for (const auto& g : d.graph_breaks)
+    rows += part("graph_break", {{"count", html_format("{}", g.count)},
+                                 {"reason", text(g.reason)},
+                                 {"detail", text(g.detail)},
+                                 {"category", text(category_name(g.category))},
+                                 {"user_frame", text(g.user_frame)},
+                                 {"ids", id_links(g.compile_ids, d.several_runs())}});
+  return part("graph_breaks", {{"rows", rows}});
+}
+
+Html failures_html(const analysis::DoctorReport& d) {
+  if (d.failures.empty()) return Html();
   const bool runs = d.several_runs();
-  s += "<h3>Failures</h3>\n<table class=\"failures\"><tr><th>Compile id</th><th>Type</th>"
-       "<th>Reason</th><th>User code</th><th>Then</th></tr>\n";
+  Html rows;
   for (const auto& f : d.failures) {
     std::string label = f.compile_id ? f.compile_id->id.display() : "(no frame)";
-    if (f.compile_id && runs) label += fmt::format(" (run {})", f.compile_id->run);
-    s += "<tr><td>" + (f.page.empty() ? text(label).str() : link(f.page, label).str()) + "</td>";
-    s += cell(f.fail_type) + "<td><details><summary>";
-    append_escaped(&s, analysis::first_line(f.reason));
-    s += "</summary><pre>";
-    append_escaped(&s, f.reason);
-    s += "</pre></details></td>" + cell(f.user_frame) +
-         cell(f.outside_frame ? "outside any frame (export or make_fx)"
-              : f.ran_eagerly ? "ran eagerly"
-                              : "recompiled") +
-         "</tr>\n";
+    if (f.compile_id && runs) label += " (run " + std::to_string(f.compile_id->run) + ")";
+    const char* then = f.outside_frame ? "outside any frame (export or make_fx)"
+                       : f.ran_eagerly ? "ran eagerly"
+                                       : "recompiled";
+    rows += part("failure", {{"compile_id", f.page.empty() ? text(label) : link(f.page, label)},
+                             {"type", text(f.fail_type)},
+                             {"first_line", text(analysis::first_line(f.reason))},
+                             {"reason", text(f.reason)},
+                             {"user_frame", text(f.user_frame)},
+                             {"then", text(then)}});
   }
-  s += "</table>\n";
+  return part("failures", {{"rows", rows}});
+}
+
+Html slowest_html(const analysis::DoctorReport& d) {
+  if (d.slowest.empty()) return Html();
+  Html rows;
+  for (const auto& c : d.slowest) {
+    std::string label = c.compile_id.id.display();
+    if (d.several_runs()) label += " (run " + std::to_string(c.compile_id.run) + ")";
+    Html phases;
+    for (const auto& p : c.phase_tree)
+      phases += part("phase", {{"indent", html_format("{}", 1.2 * p.depth)},
+                               {"name", text(p.name)},
+                               {"seconds", seconds(p.seconds)}});
+    rows += part("slow", {{"compile_id", link(c.page, label)},
+                          {"name", text(c.frame_name)},
+                          {"seconds", seconds(c.seconds)},
+                          {"phases", phases}});
+  }
+  return part("slowest", {{"rows", rows}});
 }
 
 }  // namespace
 
 Html doctor_html(const analysis::DoctorReport& d) {
-  const auto& t = d.totals;
-  const bool runs = d.several_runs();
-  std::string s = "<section class=\"doctor\"><h2>Compile doctor</h2>\n";
-  s += "<p class=\"totals\">" + totals_line(t) + ".</p>\n";
-  if (runs)
-    s += fmt::format("<p class=\"runs\">This log holds {} runs: Dynamo was reset and compiled "
-                     "again, so compile ids repeat. Each run's frames and compiles are counted; "
-                     "the index below lists a compile id once with the files of every run.</p>\n",
-                     t.runs);
-  if (!d.advice.empty()) {
-    s += "<h3>What to do</h3>\n<ul class=\"advice\">\n";
-    for (const auto& a : d.advice) {
-      s += fmt::format("<li><strong>{}</strong>: ", category_name(a.category));
-      append_escaped(&s, a.message);
-      if (!a.compile_ids.empty())
-        s += " <span class=\"ids\">(" + id_links(a.compile_ids, runs) + ")</span>";
-      s += "</li>\n";
-    }
-    s += "</ul>\n";
-  } else {
-    s += "<p>Nothing to fix: no recompiles, graph breaks or failures.</p>\n";
-  }
-  if (!d.frames.empty()) frames_table(s, d);
-  if (!d.graph_breaks.empty()) {
-    s += "<h3>Graph breaks</h3>\n<table class=\"graph-breaks\"><tr><th>Count</th><th>Reason</th>"
-         "<th>Class</th><th>User code</th><th>Compile ids</th></tr>\n";
-    for (const auto& g : d.graph_breaks) {
-      s += fmt::format("<tr><td>{}</td><td><details><summary>", g.count);
-      append_escaped(&s, g.reason);
-      s += "</summary><pre>";
-      append_escaped(&s, g.detail);
-      s += "</pre></details></td>";
-      s += fmt::format("<td>{}</td>", category_name(g.category)) + cell(g.user_frame) + "<td>" +
-           id_links(g.compile_ids, runs) + "</td></tr>\n";
-    }
-    s += "</table>\n";
-  }
-  if (!d.failures.empty()) failures_table(s, d);
-  if (!d.slowest.empty()) {
-    s += "<h3>Slowest compiles</h3>\n<table class=\"slowest\"><tr><th>Compile id</th>"
-         "<th>Function</th><th>Seconds</th><th>Phases (s), nested, in the order they began</th>"
-         "</tr>\n";
-    for (const auto& c : d.slowest) {
-      std::string label = c.compile_id.id.display();
-      if (runs) label += fmt::format(" (run {})", c.compile_id.run);
-      s += "<tr><td>" + link(c.page, label).str() + "</td>" + cell(c.frame_name) +
-           fmt::format("<td>{:.3f}</td><td>", c.seconds) + phases_html(c) + "</td></tr>\n";
-    }
-    s += "</table>\n";
-  }
-  s += "</section>\n";
-  return Html::trusted(std::move(s));
+  Html runs;
+  if (d.several_runs()) runs = part("runs", {{"count", html_format("{}", d.totals.runs)}});
+  return part("section", {{"totals", text(analysis::totals_line(d.totals))},
+                          {"runs", runs},
+                          {"advice", advice_html(d)},
+                          {"frames", frames_html(d)},
+                          {"graph_breaks", graph_breaks_html(d)},
+                          {"failures", failures_html(d)},
+                          {"slowest", slowest_html(d)}});
 }
 
 }  // namespace tlscope::report

@@ -16,41 +16,44 @@ constexpr const char* kFakeKernelGuide =
 }  // namespace
 
 void write_export_index(const model::ReportModel& m, OutputDir& out, const Options& opts) {
-  std::string body;
+  Html body;
   if (m.export_issues.empty()) {
-    body = "<p>No issues were found during export: the program exported soundly, and "
-           "<code>torch.export.export()</code> can be used on it again.</p>";
+    body = Markup("<p>No issues were found during export: the program exported soundly, and "
+                  "<code>torch.export.export()</code> can be used on it again.</p>");
   } else {
-    body = fmt::format("<p><b>{} issue(s) were found during export</b>. Each row says what export "
+    body = html_format("<p><b>{} issue(s) were found during export</b>. Each row says what export "
                        "met and where to read more.</p>\n<table><tr><th>Failure Type</th>"
                        "<th>Reason</th><th>Additional Info</th></tr>\n",
                        m.export_issues.size());
     for (const auto& i : m.export_issues) {
-      std::string type, reason, info;
+      Html type, reason;
       switch (i.kind) {
         case model::ExportIssue::kGuardEvaluated:
-          type = "Guard Evaluated";
-          reason = "The guard <code>" + text(i.expr).str() +
-                   "</code> was evaluated during export; it may have caused a constraint violation.";
+          type = Markup("Guard Evaluated");
+          reason = html_format("The guard <code>{}</code> was evaluated during export; it may have "
+                               "caused a constraint violation.",
+                               i.expr);
           break;
         case model::ExportIssue::kDataDependent:
-          type = "Data Dependent Error";
-          reason = "Could not decide <code>" + text(i.expr).str() + "</code>; it was specialised "
-                   "to <code>" + text(i.result).str() + "</code> and runtime asserts were added.";
+          type = Markup("Data Dependent Error");
+          reason = html_format("Could not decide <code>{}</code>; it was specialised to <code>{}"
+                               "</code> and runtime asserts were added.",
+                               i.expr, i.result);
           break;
         case model::ExportIssue::kMissingFakeKernel:
-          type = "Missing Fake Kernel";
-          reason = "<code>torch.ops." + text(i.op).str() + "</code> has no fake kernel.";
+          type = Markup("Missing Fake Kernel");
+          reason = html_format("<code>torch.ops.{}</code> has no fake kernel.", i.op);
           break;
         case model::ExportIssue::kMismatchedFakeKernel:
-          type = "Mismatched Fake Kernel";
-          reason = "The fake kernel of <code>torch.ops." + text(i.op).str() +
-                   "</code> does not match its real kernel: " + text(i.reason).str();
+          type = Markup("Mismatched Fake Kernel");
+          reason = html_format("The fake kernel of <code>torch.ops.{}</code> does not match its real "
+                               "kernel: {}",
+                               i.op, i.reason);
           break;
       }
-      info = i.page.empty() ? link(kFakeKernelGuide, "How to write a fake kernel").str()
-                            : link(i.page, "Symbolic guard information").str();
-      body += "<tr><td>" + type + "</td><td>" + reason + "</td><td>" + info + "</td></tr>\n";
+      Html info = i.page.empty() ? link(kFakeKernelGuide, "How to write a fake kernel")
+                                 : link(i.page, "Symbolic guard information");
+      body += html_format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", type, reason, info);
     }
     body += "</table>\n";
   }
@@ -61,8 +64,8 @@ void write_export_index(const model::ReportModel& m, OutputDir& out, const Optio
   auto w = out.open("index.html");
   begin_page(*w, "Draft Export Report", "");
   render(*w, "export_index.html",
-         {{"custom_header", Html::trusted(opts.custom_header_html)},
-          {"body", Html::trusted(body)},
+         {{"custom_header", user_supplied_html(opts.custom_header_html)},
+          {"body", body},
           {"program", program.empty() ? text("(none in the log)") : link(program, program)}});
   end_page(*w, "", opts);
 }

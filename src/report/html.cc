@@ -1,5 +1,7 @@
 #include "report/html.h"
 
+#include <fmt/format.h>
+
 
 #include <cctype>
 #include <cstring>
@@ -122,7 +124,46 @@ Html text(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 16);
   append_escaped(&out, s);
-  return Html::trusted(std::move(out));
+  return Html(std::move(out));
+}
+
+Html user_supplied_html(std::string_view html) { return Html(std::string(html)); }
+
+Html json_in_script(std::string json) {
+  for (size_t p = json.find("</"); p != std::string::npos; p = json.find("</", p + 3))
+    json.replace(p, 2, "<\\/");
+  return Html(std::move(json));
+}
+
+Html format_html(Markup format, std::initializer_list<FormatArg> args) {
+  std::string_view f = format.str();
+  std::string out;
+  auto arg = args.begin();
+  for (size_t i = 0; i < f.size(); ++i) {
+    char c = f[i];
+    if ((c == '{' || c == '}') && i + 1 < f.size() && f[i + 1] == c) {
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    size_t close = f.find('}', i);
+    std::string spec(f.substr(i, close - i + 1));  // "{...}"
+    i = close;
+    if (arg == args.end()) continue;  // more holes than arguments: left empty
+    switch (arg->kind) {
+      case FormatArg::kHtml: out += arg->s; break;
+      case FormatArg::kText: append_escaped(&out, arg->s); break;
+      case FormatArg::kSigned: out += fmt::format(fmt::runtime(spec), arg->i); break;
+      case FormatArg::kUnsigned: out += fmt::format(fmt::runtime(spec), arg->u); break;
+      case FormatArg::kDouble: out += fmt::format(fmt::runtime(spec), arg->d); break;
+    }
+    ++arg;
+  }
+  return Html(std::move(out));
 }
 
 std::string_view safe_url(std::string_view url) {
@@ -151,7 +192,7 @@ Html link(std::string_view url, std::string_view label) {
   s += "\">";
   append_escaped(&s, label);
   s += "</a>";
-  return Html::trusted(std::move(s));
+  return Html(std::move(s));
 }
 
 }  // namespace tlscope::report

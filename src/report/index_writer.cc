@@ -15,36 +15,37 @@ namespace {
 constexpr size_t kOpenTrieFrames = 40;
 
 void write_products(const model::ReportModel& m, PageWriter& p) {
-  p.put_trusted("<ul class=\"products\">\n");
+  p.put("<ul class=\"products\">\n");
   for (const auto& e : m.index.entries()) {
     std::string label = e.label();
-    p.put_trusted("<li><a id=\"");
+    p.put("<li><a id=\"");
     p.put_escaped(label);
-    p.put_trusted("\">");
+    p.put("\">");
     p.put_escaped(label);
-    p.put_trusted("</a>\n<ul>\n");
+    p.put("</a>\n<ul>\n");
     for (const auto& o : e.outputs) {
-      p.put_trusted("<li>");
+      p.put("<li>");
       p.put(link(o.url, o.name));
       if (o.readable_url && !o.readable_url->empty()) {
-        p.put_trusted(" (");
+        p.put(" (");
         p.put(link(*o.readable_url, "readable_html"));
-        p.put_trusted(")");
+        p.put(")");
       }
-      p.put_trusted(" ");
+      p.put(" ");
       p.put_escaped(o.suffix);
-      p.put_trusted(fmt::format(" ({})</li>\n", o.number));
+      p.put(html_format(" ({})</li>\n", o.number));
     }
-    p.put_trusted("</ul></li>\n");
+    p.put("</ul></li>\n");
   }
-  p.put_trusted("</ul>\n");
+  p.put("</ul>\n");
 }
 
 Html stats_html(const model::ReportModel& m) {
-  std::string s = "<table class=\"stats\">";
+  Html s = Markup("<table class=\"stats\">");
   for (auto [name, v] : m.stats.nonzero()) {
     bool bad = std::string_view(name) != "ok";
-    s += fmt::format("<tr><th>{}</th><td{}>{}</td></tr>", name, bad ? " class=\"bad\"" : "", v);
+    s += html_format("<tr><th>{}</th><td{}>{}</td></tr>", name,
+                     bad ? Markup(" class=\"bad\"") : Markup(""), v);
   }
   s += "</table>";
   if (!m.stats.unknown_names.empty()) {
@@ -53,13 +54,11 @@ Html stats_html(const model::ReportModel& m) {
     for (const auto& [k, n] : m.stats.unknown_names) {
       if (!first) s += ", ";
       first = false;
-      s += "<code>";
-      append_escaped(&s, k);
-      s += fmt::format("</code> ({})", n);
+      s += html_format("<code>{}</code> ({})", k, n);
     }
     s += "</p>";
   }
-  return Html::trusted(std::move(s));
+  return s;
 }
 
 }  // namespace
@@ -74,22 +73,22 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
   if (!m.torch_version.empty()) source += ", PyTorch " + m.torch_version;
   Html failures;
   if (!m.failures.empty())
-    failures = Html::trusted(fmt::format(
+    failures = html_format(
         "<h2>Failures and restarts</h2><p>See <a href=\"failures_and_restarts.html\">{} restart(s) "
         "and/or compilation failure(s)</a>.</p>",
-        m.failures.size()));
+        m.failures.size());
   Html chromium;
   if (m.chromium.events > 0)
-    chromium = Html::trusted(
+    chromium = Markup(
         "<h2>Chromium events</h2><p>Compile-time events are in <a href=\"chromium_events.json\">"
         "chromium_events.json</a>; open it in <a href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>");
   Html unknown;
   if (!m.unknown_trie.empty()) {
-    unknown = Html::trusted("<h2>Unknown stacks</h2><p>Stacks logged outside any compilation:</p>");
+    unknown = Markup("<h2>Unknown stacks</h2><p>Stacks logged outside any compilation:</p>");
     unknown += stack_trie_html(m.unknown_trie, m.strings, &m, false);
   }
   render(*w, "index.html",
-         {{"custom_header", Html::trusted(opts.custom_header_html)},  // raw by design (F7)
+         {{"custom_header", user_supplied_html(opts.custom_header_html)},  // raw by design (F7)
           {"source_line", text(source)},
           {"doctor", doctor},
           // A small trie is open at once; a large one waits for a click.

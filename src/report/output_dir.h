@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,17 +44,20 @@ class PageWriter {
   PageWriter(const PageWriter&) = delete;
   PageWriter& operator=(const PageWriter&) = delete;
 
-  void put(const Html& h) { put_trusted(h.str()); }
+  void put(const Html& h) { append(h.str()); }
+  void put(Markup m) { append(m.str()); }
   // Log text. Long texts (output code) are escaped by the writer thread when
   // it keeps up, else here: the two threads share the work.
   // `utf8`: the text is known to be valid UTF-8.
   void put_escaped(std::string_view log_text, bool utf8 = false);
-  // Our own markup only.
-  void put_trusted(std::string_view s) {
+
+ private:
+  friend void render(PageWriter&, std::string_view, std::initializer_list<struct Slot>);
+  void put_template(std::string_view template_text) { append(template_text); }
+  void append(std::string_view s) {
     if (!drop_) buf_.append(s);
   }
 
- private:
   OutputDir* dir_;
   std::string rel_;
   std::string buf_;

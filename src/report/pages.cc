@@ -10,21 +10,14 @@
 
 namespace tlscope::report {
 
-void begin_page(PageWriter& w, std::string_view title, std::string_view root,
-                const Html& head_extra) {
-  render(w, "page_head.html",
-         {{"title", text(title)}, {"root", Html::trusted(std::string(root))},
-          {"head_extra", head_extra}});
+void begin_page(PageWriter& w, std::string_view title, Markup root, const Html& head_extra) {
+  render(w, "page_head.html", {{"title", text(title)}, {"root", root}, {"head_extra", head_extra}});
 }
 
-void end_page(PageWriter& w, std::string_view root, const Options& opts) {
+void end_page(PageWriter& w, Markup root, const Options& opts) {
   Html made = text(fmt::format("Made by tlscope {}", TLSCOPE_VERSION));
-  if (!opts.command_line.empty()) {
-    made += Html::trusted(": <code>");
-    made += text(opts.command_line);
-    made += Html::trusted("</code>");
-  }
-  render(w, "page_tail.html", {{"root", Html::trusted(std::string(root))}, {"made_by", made}});
+  if (!opts.command_line.empty()) made += html_format(": <code>{}</code>", opts.command_line);
+  render(w, "page_tail.html", {{"root", root}, {"made_by", made}});
 }
 
 void write_static_assets(OutputDir& out) {
@@ -40,23 +33,23 @@ void write_failures_page(const model::ReportModel& m, OutputDir& out, const Opti
   begin_page(*w, "Failures and restarts", "");
   render(*w, "failures.html", {{"rows", [&](PageWriter& p) {
     for (const auto& row : m.failures) {
-      p.put_trusted("<tr><td>");
+      p.put("<tr><td>");
       std::string label = row.id ? row.id->display() : "(unknown)";
       if (!row.metrics_page.empty()) p.put(link(row.metrics_page, label));
       else p.put(text(label));
-      p.put_trusted("</td><td><pre>");
+      p.put("</td><td><pre>");
       p.put_escaped(row.type);
-      p.put_trusted("</pre></td><td><pre>");
+      p.put("</pre></td><td><pre>");
       p.put_escaped(row.description);
-      p.put_trusted("</pre></td><td>");
+      p.put("</pre></td><td>");
       if (row.restart) {
-        p.put_trusted("<em>Not available for restarts (graph breaks).</em>");
+        p.put("<em>Not available for restarts (graph breaks).</em>");
       } else {
-        p.put_trusted("<pre>");
+        p.put("<pre>");
         p.put_escaped(row.source);
-        p.put_trusted("</pre>");
+        p.put("</pre>");
       }
-      p.put_trusted("</td></tr>\n");
+      p.put("</td></tr>\n");
     }
   }}});
   end_page(*w, "", opts);

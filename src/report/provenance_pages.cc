@@ -28,10 +28,10 @@ std::string provenance_page_name(const model::IndexEntry& e) {
 }
 
 Html provenance_links_html(const model::ReportModel& m) {
-  std::string s = "<h2>Provenance Tracking</h2>\n<ul>\n";
+  Html s = Markup("<h2>Provenance Tracking</h2>\n<ul>\n");
   for (const auto& e : m.index.entries())
-    s += "<li>" + link(provenance_page_name(e), e.label()).str() + "</li>\n";
-  return Html::trusted(s + "</ul>\n");
+    s += html_format("<li>{}</li>\n", link(provenance_page_name(e), e.label()));
+  return s + "</ul>\n";
 }
 
 void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const Options& opts) {
@@ -45,10 +45,7 @@ void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const O
     std::string cpp = read_back(out, src.cpp_code);
     std::string mappings = read_back(out, src.node_mappings);
     auto maps = analysis::provenance_maps({pre, post, py, cpp, mappings});
-    std::string json = analysis::provenance_maps_json(maps);
-    // Inside <script>, "</" must not appear: escape it the JSON way.
-    for (size_t p = json.find("</"); p != std::string::npos; p = json.find("</", p + 3))
-      json.replace(p, 2, "<\\/");
+    Html json = json_in_script(analysis::provenance_maps_json(maps));
     auto w = out.open(provenance_page_name(e));
     begin_page(*w, "Provenance " + e.label(), "");
     render(*w, "provenance.html",
@@ -57,7 +54,7 @@ void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const O
             {"post", text(post)},
             {"python", text(analysis::python_code_as_numbered(py))},
             {"cpp", text(analysis::cpp_code_as_numbered(cpp))},
-            {"mappings", Html::trusted(json)}});
+            {"mappings", json}});
     end_page(*w, "", opts);
   }
 }

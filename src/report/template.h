@@ -1,6 +1,11 @@
 // Fills `{{slot}}` holes of an embedded template. Templates hold no logic;
 // values are Html (escaped log text or our own markup) or callbacks that write
 // straight into the page, so large lists stream instead of piling up.
+//
+// A template file may instead be a set of fragments, each between
+// `{{#name}}` and `{{/name}}` (text between fragments is ignored), rendered
+// one at a time into Html with fragment(): the rows and parts of a page that
+// C++ puts together.
 #pragma once
 
 #include <initializer_list>
@@ -46,5 +51,20 @@ struct Slot {
 // Renders asset `name`; unknown slots are left empty, unused values ignored.
 // Written as render(out, "page.html", {{"title", text(t)}, {"rows", [&](PageWriter& p) {...}}}).
 void render(PageWriter& out, std::string_view template_name, std::initializer_list<Slot> slots);
+
+struct FragmentSlot {
+  std::string_view name;
+  Html value;
+};
+
+// Fragment `name` of template file `file`, its holes filled; aborts when the
+// fragment is missing (a build error, not an input error).
+Html fragment(std::string_view file, std::string_view name, std::initializer_list<FragmentSlot> slots);
+
+// Makes Html of embedded template text (only template.cc uses it).
+class TemplateText {
+ public:
+  static Html of(std::string s) { return Html(std::move(s)); }
+};
 
 }  // namespace tlscope::report

@@ -27,9 +27,9 @@ std::string string_table_json(const trace::StringTable& strings);
 
 // Common page frame. `root` is the path from the page to the report root
 // ("" or "../").
-void begin_page(PageWriter& w, std::string_view title, std::string_view root,
+void begin_page(PageWriter& w, std::string_view title, Markup root,
                 const Html& head_extra = Html());
-void end_page(PageWriter& w, std::string_view root, const Options& opts);
+void end_page(PageWriter& w, Markup root, const Options& opts);
 
 // Stack as nested lists (F38), with compile-id links when `model` is given.
 Html stack_trie_html(const model::StackTrie& trie, const trace::StringTable& strings,

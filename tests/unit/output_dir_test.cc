@@ -43,11 +43,11 @@ TEST(OutputDir, LongTextsAreEscapedByTheWriterShortOnesInline) {
     OutputDir out(tmp.path.string());
     ASSERT_TRUE(out.defers_escaping());
     auto w = out.open("a/page.html");
-    w->put_trusted("<pre>");
+    w->put("<pre>");
     w->put_escaped(code);  // long: deferred
-    w->put_trusted("</pre><p>");
+    w->put("</pre><p>");
     w->put_escaped("<b>short</b>");  // short: inline
-    w->put_trusted("</p>");
+    w->put("</p>");
     w.reset();
     out.drain();
     EXPECT_EQ(out.errors(), 0u);

@@ -9,31 +9,26 @@ namespace tlscope::report {
 namespace {
 
 // F34: each kernel's stack traces with literal "\n" turned into newlines.
-std::string readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
-  std::string s = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
-                  "</title></head><body>\n";
+Html readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
+  Html s = Markup("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
+                  "</title></head><body>\n");
   for (const auto& k : kernels) {
-    s += "<h3>";
-    append_escaped(&s, k.kernel);
-    s += "</h3>\n";
+    s += html_format("<h3>{}</h3>\n", k.kernel);
     for (std::string_view str : k.traces) {
-      std::string text;
+      std::string trace;
       for (size_t i = 0; i < str.size(); ++i) {
         if (str[i] == '\\' && i + 1 < str.size() && str[i + 1] == 'n') {
-          text += '\n';
+          trace += '\n';
           ++i;
         } else {
-          text += str[i];
+          trace += str[i];
         }
       }
-      while (!text.empty() && text.back() == '\n') text.pop_back();
-      s += "<pre>";
-      append_escaped(&s, text);
-      s += "</pre>\n";
+      while (!trace.empty() && trace.back() == '\n') trace.pop_back();
+      s += html_format("<pre>{}</pre>\n", trace);
     }
   }
-  s += "</body></html>\n";
-  return s;
+  return s + "</body></html>\n";
 }
 
 }  // namespace
@@ -45,7 +40,7 @@ void write_page(ReportWriter& w, const RecordView&, const ingest::JsonFile& page
 void write_page(ReportWriter& w, const RecordView&, const ingest::ArtifactPages& page) {
   if (!page.json_path.empty()) w.out().write_file(page.json_path, page.json);
   if (!page.companion_path.empty())
-    w.out().write_file(page.companion_path, readable_stack_traces(page.kernels));
+    w.out().write_file(page.companion_path, readable_stack_traces(page.kernels).str());
 }
 
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePage& page) {
@@ -60,9 +55,9 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePa
               size_t nl = code.find('\n', start);
               std::string_view line =
                   code.substr(start, nl == std::string_view::npos ? code.npos : nl - start);
-              out.put_trusted(fmt::format("<span id=\"L{}\">", k++));
+              out.put(html_format("<span id=\"L{}\">", k++));
               out.put_escaped(line);
-              out.put_trusted("</span>");
+              out.put("</span>");
               if (nl == std::string_view::npos) break;
               start = nl + 1;
             }

@@ -14,9 +14,9 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::GuardsPage
           {"anchor", attr(rec.entry.label())},
           {"guards", [&](PageWriter& out) {
              for (std::string_view code : page.guards) {
-               out.put_trusted("<li><code>");
+               out.put("<li><code>");
                out.put_escaped(code);
-               out.put_trusted("</code></li>\n");
+               out.put("</code></li>\n");
              }
            }}});
   end_page(*p, "", w.options());
@@ -28,7 +28,7 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::OutputCode
   auto p = w.out().open(page.path, rec.payload.size() + (16u << 10));
   if (!p) return;
   Html head = base_root();
-  head += Html::trusted("<link rel=\"stylesheet\" href=\"static/highlight.css\">");
+  head += "<link rel=\"stylesheet\" href=\"static/highlight.css\">";
   begin_page(*p, "Output code " + rec.label(), "", head);
   render(*p, "output_code.html",
          {{"compile_id", text(rec.label())},

@@ -28,6 +28,6 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::ChromiumEv
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::SymbolicGuardPage& page);
 
 // Pages inside a compile-id folder resolve links from the report root.
-inline Html base_root() { return Html::trusted("<base href=\"../\">"); }
+inline Html base_root() { return Markup("<base href=\"../\">"); }
 
 }  // namespace tlscope::report
