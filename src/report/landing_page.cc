@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/template.h"
-#include "report/writers.h"
+#include "report/page_frame.h"
 
 namespace tlscope::report {
 namespace {

@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "report/provenance_pages.h"
+
 #include "analysis/provenance.h"
 #include "report/template.h"
-#include "report/writers.h"
+#include "report/page_frame.h"
 
 namespace tlscope::report {
 namespace {

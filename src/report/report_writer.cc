@@ -9,9 +9,15 @@
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
 #include "report/doctor_html.h"
-#include "report/export_report.h"
+#include "report/export_index_page.h"
 #include "report/pages/pages.h"
-#include "report/writers.h"
+#include "report/compile_directory_json.h"
+#include "report/export_index_page.h"
+#include "report/failures_page.h"
+#include "report/index_page.h"
+#include "report/page_frame.h"
+#include "report/provenance_pages.h"
+#include "report/string_table_json.h"
 
 namespace tlscope::report {
 namespace {

@@ -1,5 +1,5 @@
 // Stack and stack-trie markup (REPORT_FEATURES F38).
-#include "report/writers.h"
+#include "report/stack_html.h"
 
 namespace tlscope::report {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "report/pages/pages.h"
 #include "report/template.h"
-#include "report/writers.h"
+#include "report/page_frame.h"
 
 namespace tlscope::report {
 namespace {

@@ -8,7 +8,8 @@
 
 #include "report/pages/pages.h"
 #include "report/template.h"
-#include "report/writers.h"
+#include "report/page_frame.h"
+#include "report/stack_html.h"
 
 namespace tlscope::report {
 namespace {

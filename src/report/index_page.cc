@@ -1,12 +1,14 @@
-// index.html (REPORT_FEATURES F35-F40) and compile_directory.json (F16).
+// index.html (REPORT_FEATURES F35-F40).
 #include <fmt/format.h>
 
 #include <fstream>
 #include <map>
 
-#include "trace/json_write.h"
 #include "report/template.h"
-#include "report/writers.h"
+#include "report/index_page.h"
+#include "report/page_frame.h"
+#include "report/provenance_pages.h"
+#include "report/stack_html.h"
 
 namespace tlscope::report {
 namespace {
@@ -102,43 +104,5 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
   end_page(*w, "", opts);
 }
 
-// Laid out as nlohmann::json's dump(2) would lay it out (keys in byte order),
-// but written straight into one buffer: one entry per compile id.
-void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
-  std::map<std::string, const model::IndexEntry*> entries;  // a later duplicate key wins
-  for (const auto& e : m.index.entries()) entries[e.json_key()] = &e;
-  std::string s = out.take_buffer();
-  if (entries.empty()) s += "{}";
-  else s += "{";
-  bool first_entry = true;
-  for (const auto& [key, e] : entries) {
-    s += first_entry ? "\n  " : ",\n  ";
-    first_entry = false;
-    trace::append_json_string(&s, key);
-    s += ": {\n    \"artifacts\": ";
-    if (e->outputs.empty()) s += "[]";
-    for (size_t i = 0; i < e->outputs.size(); ++i) {
-      const auto& o = e->outputs[i];
-      std::string_view name = o.name;
-      if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
-      s += i == 0 ? "[\n      {\n        \"name\": " : ",\n      {\n        \"name\": ";
-      trace::append_json_string(&s, name);
-      s += ",\n        \"number\": ";
-      trace::append_json_uint(&s, o.number);
-      s += ",\n        \"readable_url\": ";
-      if (o.readable_url) trace::append_json_string(&s, *o.readable_url);
-      else s += "null";
-      s += ",\n        \"suffix\": ";
-      trace::append_json_string(&s, o.suffix);
-      s += ",\n        \"url\": ";
-      trace::append_json_string(&s, o.url);
-      s += "\n      }";
-      if (i + 1 == e->outputs.size()) s += "\n    ]";
-    }
-    s += "\n  }";
-  }
-  if (!entries.empty()) s += "\n}";
-  out.write_file("compile_directory.json", std::move(s));
-}
 
 }  // namespace tlscope::report

@@ -3,9 +3,9 @@
 // guide, and the exported program.
 #include <fmt/format.h>
 
-#include "report/export_report.h"
+#include "report/export_index_page.h"
 #include "report/template.h"
-#include "report/writers.h"
+#include "report/page_frame.h"
 
 namespace tlscope::report {
 namespace {

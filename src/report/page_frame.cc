@@ -1,0 +1,29 @@
+// The frame of every page (head, footer with the command line) and the
+// static files the pages share.
+#include "report/page_frame.h"
+
+#include <fmt/format.h>
+
+#include "report/assets.h"
+#include "report/template.h"
+
+namespace tlscope::report {
+
+void begin_page(PageWriter& w, std::string_view title, Markup root, const Html& head_extra) {
+  render(w, "page_head.html", {{"title", text(title)}, {"root", root}, {"head_extra", head_extra}});
+}
+
+void end_page(PageWriter& w, Markup root, const Options& opts) {
+  Html made = text(fmt::format("Made by tlscope {}", TLSCOPE_VERSION));
+  if (!opts.command_line.empty()) made += html_format(": <code>{}</code>", opts.command_line);
+  render(w, "page_tail.html", {{"root", root}, {"made_by", made}});
+}
+
+void write_static_assets(OutputDir& out) {
+  for (const char* name : {"static/tlscope.css", "static/tlscope.js", "static/highlight.min.js",
+                           "static/highlight.css", "static/highlight_page.js",
+                           "static/provenance.js"})
+    out.write_file(name, asset(name));
+}
+
+}  // namespace tlscope::report
