@@ -32,7 +32,8 @@ int main() {
     for (size_t i = 0; i < views.size(); ++i) one[i] = tlscope::trace::md5(views[i]);
     auto t1 = std::chrono::steady_clock::now();
     for (size_t i = 0; i < views.size(); i += 64)
-      tlscope::trace::md5_many(views.data() + i, std::min<size_t>(64, views.size() - i), many.data() + i);
+      tlscope::trace::md5_many(views.data() + i, std::min<size_t>(64, views.size() - i),
+                               many.data() + i);
     auto t2 = std::chrono::steady_clock::now();
     bool same = true;
     for (size_t i = 0; i < views.size(); ++i)

@@ -45,25 +45,44 @@ bool is_constant_guard(std::string_view expr) {
 
 const char* category_name(Category c) {
   switch (c) {
-    case Category::kShape: return "shape";
-    case Category::kConstant: return "constant";
-    case Category::kOptimizerConstant: return "optimizer_constant";
-    case Category::kObjectIdentity: return "object_identity";
-    case Category::kGlobalState: return "global_state";
-    case Category::kTensorProperty: return "tensor_property";
-    case Category::kRecompileLimit: return "recompile_limit";
-    case Category::kLargeFrame: return "large_frame";
-    case Category::kPrintLogging: return "print_logging";
-    case Category::kDataDependent: return "data_dependent";
-    case Category::kDynamicShapeOp: return "dynamic_shape_op";
-    case Category::kNumpy: return "numpy";
-    case Category::kSkipped: return "skipped";
-    case Category::kExplicitBreak: return "explicit_graph_break";
-    case Category::kContextManager: return "context_manager";
-    case Category::kUnsupportedBytecode: return "unsupported_bytecode";
-    case Category::kInternalRestart: return "internal_restart";
-    case Category::kCompileError: return "compile_error";
-    case Category::kUnclassified: return "unclassified";
+    case Category::kShape:
+      return "shape";
+    case Category::kConstant:
+      return "constant";
+    case Category::kOptimizerConstant:
+      return "optimizer_constant";
+    case Category::kObjectIdentity:
+      return "object_identity";
+    case Category::kGlobalState:
+      return "global_state";
+    case Category::kTensorProperty:
+      return "tensor_property";
+    case Category::kRecompileLimit:
+      return "recompile_limit";
+    case Category::kLargeFrame:
+      return "large_frame";
+    case Category::kPrintLogging:
+      return "print_logging";
+    case Category::kDataDependent:
+      return "data_dependent";
+    case Category::kDynamicShapeOp:
+      return "dynamic_shape_op";
+    case Category::kNumpy:
+      return "numpy";
+    case Category::kSkipped:
+      return "skipped";
+    case Category::kExplicitBreak:
+      return "explicit_graph_break";
+    case Category::kContextManager:
+      return "context_manager";
+    case Category::kUnsupportedBytecode:
+      return "unsupported_bytecode";
+    case Category::kInternalRestart:
+      return "internal_restart";
+    case Category::kCompileError:
+      return "compile_error";
+    case Category::kUnclassified:
+      return "unclassified";
   }
   return "unclassified";
 }
@@ -72,7 +91,8 @@ Category classify_recompile(std::string_view reason) {
   std::string_view expr = reason.substr(0, reason.find('\n'));
   std::string_view guard = trim(expr.substr(0, expr.find('#')));
   std::string low = lower(expr);
-  if (contains_any(low, {"recompile_limit", "cache_size_limit", "recompile limit", "cache size limit"}))
+  if (contains_any(low,
+                   {"recompile_limit", "cache_size_limit", "recompile limit", "cache size limit"}))
     return Category::kRecompileLimit;
   if (contains_any(low, {"size mismatch", "stride mismatch", "rank mismatch", ".size()",
                          ".stride()", "dimension mismatch", "ndim"}))
@@ -80,12 +100,12 @@ Category classify_recompile(std::string_view reason) {
   if (contains_any(low, {"dtype mismatch", "device mismatch", "requires_grad mismatch",
                          "dispatch key set mismatch", "requires_grad"}))
     return Category::kTensorProperty;
-  if (contains_any(low, {"global_state", "global state", "grad_mode", "is_grad_enabled",
-                         "autocast", "deterministic", "default_dtype", "default_device",
-                         "torch_function_mode", "torchfunctionmode", "torch function mode"}))
+  if (contains_any(low, {"global_state", "global state", "grad_mode", "is_grad_enabled", "autocast",
+                         "deterministic", "default_dtype", "default_device", "torch_function_mode",
+                         "torchfunctionmode", "torch function mode"}))
     return Category::kGlobalState;
-  bool optimizer = contains_any(low, {"['lr']", "param_groups", "_step_count", "last_epoch",
-                                      ".lr ", "'lr'"});
+  bool optimizer =
+      contains_any(low, {"['lr']", "param_groups", "_step_count", "last_epoch", ".lr ", "'lr'"});
   if (is_constant_guard(guard) || contains(low, ".item() =="))
     return optimizer ? Category::kOptimizerConstant : Category::kConstant;
   if (contains_any(low, {"___check_obj_id", "___check_type_id", "id_match", "type_match",
@@ -101,15 +121,15 @@ Category classify_graph_break(std::string_view reason) {
     return Category::kExplicitBreak;
   if (contains_any(low, {"restartanalysis", "tensorifyscalarrestart", "speculationrestart"}))
     return Category::kInternalRestart;
-  if (contains_any(low, {"`print`", "builtin print", "print(", "logging", "logger",
-                         "warnings.warn", "`warn`"}))
+  if (contains_any(low, {"`print`", "builtin print", "print(", "logging", "logger", "warnings.warn",
+                         "`warn`"}))
     return Category::kPrintLogging;
-  if (contains_any(low, {"dynamic output shape", "dynamic shape operator", "nonzero",
-                         "masked_select", "aten.unique", "data-dependent output shape",
-                         "capture_dynamic_output_shape_ops"}))
+  if (contains_any(
+          low, {"dynamic output shape", "dynamic shape operator", "nonzero", "masked_select",
+                "aten.unique", "data-dependent output shape", "capture_dynamic_output_shape_ops"}))
     return Category::kDynamicShapeOp;
-  if (contains_any(low, {"data-dependent", "data dependent", "dynamic control flow",
-                         "generic_jump", "tensor.item()", "capture_scalar_outputs"}))
+  if (contains_any(low, {"data-dependent", "data dependent", "dynamic control flow", "generic_jump",
+                         "tensor.item()", "capture_scalar_outputs"}))
     return Category::kDataDependent;
   if (contains_any(low, {"numpy", " np."})) return Category::kNumpy;
   if (contains_any(low, {"marked as skipped", "skip_files", "torch._dynamo.disable",
@@ -152,12 +172,14 @@ std::string advice_text(Category c, std::string_view subject) {
       return "An input tensor changed its dtype, device or requires_grad between calls. Keep "
              "these stable (cast or move inputs once); each variant needs a graph of its own.";
     case Category::kRecompileLimit:
-      return who + " reached the recompile limit (torch._dynamo.config.recompile_limit, "
+      return who +
+             " reached the recompile limit (torch._dynamo.config.recompile_limit, "
              "cache_size_limit in older releases, 8 by default): it now runs eagerly, and so do "
              "the functions it calls. Raise the limit only if the number of variants is bounded; "
              "otherwise remove the cause of the recompiles.";
     case Category::kLargeFrame:
-      return who + " is large and was recompiled several times. A graph break "
+      return who +
+             " is large and was recompiled several times. A graph break "
              "(torch._dynamo.graph_break()) placed just before the part that changes keeps the "
              "large part compiled once.";
     case Category::kPrintLogging:

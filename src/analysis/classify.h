@@ -9,11 +9,24 @@ namespace tlscope::analysis {
 
 enum class Category {
   // recompiles
-  kShape, kConstant, kOptimizerConstant, kObjectIdentity, kGlobalState, kTensorProperty,
-  kRecompileLimit, kLargeFrame,
+  kShape,
+  kConstant,
+  kOptimizerConstant,
+  kObjectIdentity,
+  kGlobalState,
+  kTensorProperty,
+  kRecompileLimit,
+  kLargeFrame,
   // graph breaks
-  kPrintLogging, kDataDependent, kDynamicShapeOp, kNumpy, kSkipped, kExplicitBreak,
-  kContextManager, kUnsupportedBytecode, kInternalRestart,
+  kPrintLogging,
+  kDataDependent,
+  kDynamicShapeOp,
+  kNumpy,
+  kSkipped,
+  kExplicitBreak,
+  kContextManager,
+  kUnsupportedBytecode,
+  kInternalRestart,
   // failures
   kCompileError,
   kUnclassified,

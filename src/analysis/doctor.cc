@@ -23,7 +23,8 @@ bool is_frame_compile(const std::optional<CompileId>& id) {
 // "0/1: reason" -> ("0/1", "reason").
 std::pair<std::string, std::string> split_reason(const std::string& text) {
   size_t colon = text.find(": ");
-  if (colon != std::string::npos && colon < 24 && trace::parse_bare_compile_id(text.substr(0, colon)))
+  if (colon != std::string::npos && colon < 24 &&
+      trace::parse_bare_compile_id(text.substr(0, colon)))
     return {text.substr(0, colon), text.substr(colon + 2)};
   return {"", text};
 }
@@ -34,7 +35,8 @@ std::string user_frame_of(const std::string& text) {
   size_t p = text.find(kAt);
   if (p == std::string::npos) return "";
   size_t e = text.find('\n', p);
-  return text.substr(p + kAt.size(), e == std::string::npos ? std::string::npos : e - p - kAt.size());
+  return text.substr(p + kAt.size(),
+                     e == std::string::npos ? std::string::npos : e - p - kAt.size());
 }
 
 // The short reason of a graph-break artifact: the "Graph Break Reason:" line.
@@ -57,7 +59,8 @@ std::string reason_section(const std::string& text) {
   size_t start = 0;
   while (start < rest.size()) {
     size_t nl = rest.find('\n', start);
-    std::string_view line = rest.substr(start, nl == std::string_view::npos ? rest.npos : nl - start);
+    std::string_view line =
+        rest.substr(start, nl == std::string_view::npos ? rest.npos : nl - start);
     start = nl == std::string_view::npos ? rest.size() : nl + 1;
     if (line.find("User code traceback") != std::string_view::npos ||
         line.find("Traceback") != std::string_view::npos)
@@ -95,7 +98,7 @@ std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
   };
   std::vector<std::pair<const model::Phase*, uint32_t>> out;
   std::function<void(const std::string&, uint32_t)> walk = [&](const std::string& parent,
-                                                                uint32_t depth) {
+                                                               uint32_t depth) {
     for (const auto* p : sorted) {
       std::string up = parent_of(p->path);
       bool top = parent.empty() && (up.empty() || !paths.count(up));
@@ -187,8 +190,8 @@ class Diagnoser {
       CompileRef ref = ref_of(run, id);
       if (!done.insert(fmt::format("{}|{}|{}|{}", run, ref.id.folder(), failed, line)).second)
         return;
-      frame(run, *id.frame_id).recompile_reasons.push_back(
-          {ref, failed, line, classify_recompile(reason)});
+      frame(run, *id.frame_id)
+          .recompile_reasons.push_back({ref, failed, line, classify_recompile(reason)});
     };
     std::unordered_set<CompileRef, model::CompileRefHash> with_artifact;
     for (const auto& rr : m_.recompile_reasons) {
@@ -291,8 +294,10 @@ class Diagnoser {
     std::vector<uint64_t> framed;  // lines of compilation metrics of frames
     for (const auto& n : m_.loose_failures) items.push_back({n.lineno, &n, nullptr});
     for (const auto& r : m_.metrics) {
-      if (is_frame_compile(r.id)) framed.push_back(r.lineno);
-      else if (r.fail_type) items.push_back({r.lineno, nullptr, &r});
+      if (is_frame_compile(r.id))
+        framed.push_back(r.lineno);
+      else if (r.fail_type)
+        items.push_back({r.lineno, nullptr, &r});
     }
     std::sort(items.begin(), items.end(),
               [](const Item& a, const Item& b) { return a.lineno < b.lineno; });
@@ -303,11 +308,11 @@ class Diagnoser {
       group.clear();
     };
     for (const auto& it : items) {
-      bool split = !group.empty() &&
-                   (std::any_of(group.begin(), group.end(),
-                                [&](const Item& g) { return g.kind() == it.kind(); }) ||
-                    std::upper_bound(framed.begin(), framed.end(), group.back().lineno) !=
-                        std::lower_bound(framed.begin(), framed.end(), it.lineno));
+      bool split =
+          !group.empty() && (std::any_of(group.begin(), group.end(),
+                                         [&](const Item& g) { return g.kind() == it.kind(); }) ||
+                             std::upper_bound(framed.begin(), framed.end(), group.back().lineno) !=
+                                 std::lower_bound(framed.begin(), framed.end(), it.lineno));
       if (split) flush();
       group.push_back(it);
     }
@@ -321,9 +326,12 @@ class Diagnoser {
     const model::LooseFailureNote *interp = nullptr, *partial = nullptr;
     const model::MetricsRecord* metrics = nullptr;
     for (const auto& it : group) {
-      if (it.metrics) metrics = it.metrics;
-      else if (it.note->kind == "fx_interpreter_error") interp = it.note;
-      else partial = it.note;
+      if (it.metrics)
+        metrics = it.metrics;
+      else if (it.note->kind == "fx_interpreter_error")
+        interp = it.note;
+      else
+        partial = it.note;
       if (it.note) f.artifacts.push_back(it.note->kind);
     }
     if (metrics) {

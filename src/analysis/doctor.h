@@ -23,8 +23,8 @@ std::string refs_text(const std::vector<CompileRef>& refs, bool show_run, size_t
 
 struct RecompileReason {
   CompileRef compile_id;  // the recompile this reason led to
-  std::string failed_id;        // the cached entry whose guard failed ("0/0"), if named
-  std::string reason;           // as PyTorch wrote it (first line)
+  std::string failed_id;  // the cached entry whose guard failed ("0/0"), if named
+  std::string reason;     // as PyTorch wrote it (first line)
   Category category = Category::kUnclassified;
 };
 
@@ -79,9 +79,9 @@ struct PhaseTime {
 struct SlowCompile {
   CompileRef compile_id;
   std::string frame_name, page;
-  double seconds = 0;                     // entire frame compile time
-  std::map<std::string, double> phases;   // backend, inductor, code gen, chromium phases
-  std::vector<PhaseTime> phase_tree;      // the same, nested, in time order
+  double seconds = 0;                    // entire frame compile time
+  std::map<std::string, double> phases;  // backend, inductor, code gen, chromium phases
+  std::vector<PhaseTime> phase_tree;     // the same, nested, in time order
 };
 
 struct Totals {
@@ -93,7 +93,7 @@ struct Totals {
 struct DoctorReport {
   Totals totals;
   bool several_runs() const { return totals.runs > 1; }
-  std::vector<FrameReport> frames;  // ranked: recompiles, then compile time
+  std::vector<FrameReport> frames;            // ranked: recompiles, then compile time
   std::vector<GraphBreakGroup> graph_breaks;  // most frequent first
   std::vector<FailureReport> failures;
   std::vector<Advice> advice;
@@ -108,10 +108,9 @@ DoctorReport diagnose(const model::ReportModel& model);
 // frame that recompiled 14 times has 105 reasons but only a few patterns.
 struct ReasonGroup {
   Category category = Category::kUnclassified;
-  std::string reason;                  // the first one as PyTorch wrote it
+  std::string reason;                   // the first one as PyTorch wrote it
   std::vector<CompileRef> compile_ids;  // the recompiles that list it, in order
 };
 std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reasons);
-
 
 }  // namespace tlscope::analysis

@@ -39,7 +39,9 @@ std::string_view drop_leading_empty(std::string_view text) {
   }
 }
 
-bool contains(std::string_view s, std::string_view n) { return s.find(n) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view n) {
+  return s.find(n) != std::string_view::npos;
+}
 
 // `^\s*\w+\s+.*_xnumel(?:_\d+)?\s*=` or a plain "_xnumel = ".
 bool is_size_declaration(std::string_view line) {
@@ -47,9 +49,12 @@ bool is_size_declaration(std::string_view line) {
   size_t i = 0;
   while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
   size_t w = i;
-  while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
-  if (i == w || i >= line.size() || !std::isspace(static_cast<unsigned char>(line[i]))) return false;
-  for (size_t p = line.find("_xnumel", i); p != std::string_view::npos; p = line.find("_xnumel", p + 1)) {
+  while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_'))
+    ++i;
+  if (i == w || i >= line.size() || !std::isspace(static_cast<unsigned char>(line[i])))
+    return false;
+  for (size_t p = line.find("_xnumel", i); p != std::string_view::npos;
+       p = line.find("_xnumel", p + 1)) {
     size_t j = p + 7;
     if (j < line.size() && line[j] == '_') {
       size_t d = j + 1;
@@ -77,7 +82,8 @@ std::map<std::string, std::vector<std::string>> section(const json& doc, const c
 }
 
 // The lines of those `names` that `lines` knows, in the order of `names`.
-std::vector<int> lines_of(const std::vector<std::string>& names, const std::map<std::string, int>& lines) {
+std::vector<int> lines_of(const std::vector<std::string>& names,
+                          const std::map<std::string, int>& lines) {
   std::vector<int> out;
   for (const auto& n : names) {
     auto l = lines.find(n);
@@ -155,14 +161,15 @@ std::string_view python_code_as_numbered(std::string_view code) {
 
 std::string_view cpp_code_as_numbered(std::string_view code) { return drop_leading_empty(code); }
 
-std::map<std::string, std::vector<int>> python_kernel_lines(std::string_view code,
-                                                            const std::vector<std::string>& kernels) {
+std::map<std::string, std::vector<int>> python_kernel_lines(
+    std::string_view code, const std::vector<std::string>& kernels) {
   std::map<std::string, std::vector<int>> out;
   auto lines = split_lines(drop_leading_empty(code));
   size_t r = 0, a = 0;
   bool have_r = false, have_a = false;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (!have_r && contains(lines[i], "def") && contains(lines[i], "call") && contains(lines[i], "(args)"))
+    if (!have_r && contains(lines[i], "def") && contains(lines[i], "call") &&
+        contains(lines[i], "(args)"))
       r = i, have_r = true;
     if (!have_a && contains(lines[i], "# AOT ID:")) a = i, have_a = true;
   }
@@ -184,7 +191,8 @@ std::map<std::string, std::vector<int>> python_kernel_lines(std::string_view cod
     }
     if (mapped.empty())
       for (size_t i = r; i < lines.size(); ++i)
-        if (contains(lines[i], pure) && number(i) > 0) mapped.push_back(static_cast<int>(number(i)));
+        if (contains(lines[i], pure) && number(i) > 0)
+          mapped.push_back(static_cast<int>(number(i)));
     if (!mapped.empty()) out[k] = std::move(mapped);
   }
   return out;
@@ -206,7 +214,8 @@ std::map<std::string, std::vector<int>> cpp_kernel_lines(std::string_view code,
   };
   for (const auto& k : kernels) {
     size_t colon = k.rfind(':');
-    std::string_view pure = std::string_view(k).substr(0, colon == std::string::npos ? k.size() : colon);
+    std::string_view pure =
+        std::string_view(k).substr(0, colon == std::string::npos ? k.size() : colon);
     std::vector<int> mapped;
     if (colon != std::string::npos) {
       for (size_t i = r; i < lines.size() && mapped.empty(); ++i) {

@@ -24,8 +24,8 @@ struct ProvenanceMaps {
 // F48: node name -> 1-based line of a graph listing.
 std::map<std::string, int> graph_node_lines(std::string_view graph);
 // F49 / F50: kernel name -> lines in Python / C++ output code.
-std::map<std::string, std::vector<int>> python_kernel_lines(std::string_view code,
-                                                            const std::vector<std::string>& kernels);
+std::map<std::string, std::vector<int>> python_kernel_lines(
+    std::string_view code, const std::vector<std::string>& kernels);
 std::map<std::string, std::vector<int>> cpp_kernel_lines(std::string_view code,
                                                          const std::vector<std::string>& kernels);
 // Lines of Python code as the maps number them: leading empty lines dropped,

@@ -119,10 +119,11 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
   r.totals = doctor.totals;
   for (const auto& f : doctor.frames)
     for (const auto& rr : f.recompile_reasons)
-      r.recompile_categories[analysis::ref_label(rr.compile_id, doctor.several_runs())] += std::string(category_name(rr.category)) + " ";
+      r.recompile_categories[analysis::ref_label(rr.compile_id, doctor.several_runs())] +=
+          std::string(category_name(rr.category)) + " ";
   for (const auto& g : doctor.graph_breaks)
-    r.graph_break_keys.push_back(fmt::format("{}|{}|{}", category_name(g.category), g.normalized,
-                                             g.count));
+    r.graph_break_keys.push_back(
+        fmt::format("{}|{}|{}", category_name(g.category), g.normalized, g.count));
   std::sort(r.graph_break_keys.begin(), r.graph_break_keys.end());
   r.chromium_events = m.chromium.events;
   r.no_records = m.stats.ok == 0;
@@ -154,7 +155,8 @@ ExecOrderResult analyze_execution_order(
       auto s = schedules.find(p);
       if (s != schedules.end()) ++with_sched, sched_values.insert(s->second);
       auto c = cache_status.find(p);
-      if (c != cache_status.end() && !c->second.empty()) ++with_cache, cache_values.insert(c->second);
+      if (c != cache_status.end() && !c->second.empty())
+        ++with_cache, cache_values.insert(c->second);
     }
     if (with_sched >= 2 && sched_values.size() > 1)
       for (const auto& p : present) sched_bad.insert(p.first);
@@ -270,10 +272,13 @@ MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
   MultiRankAnalysis a;
   std::vector<RankSummary> ranks;
   for (const auto& r : in) {
-    if (r.error.empty() && !r.no_records) ranks.push_back(r);
-    else a.left_out.push_back(r.rank);
+    if (r.error.empty() && !r.no_records)
+      ranks.push_back(r);
+    else
+      a.left_out.push_back(r.rank);
   }
-  std::sort(ranks.begin(), ranks.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+  std::sort(ranks.begin(), ranks.end(),
+            [](const auto& x, const auto& y) { return x.rank < y.rank; });
   std::sort(a.left_out.begin(), a.left_out.end());
   for (const auto& r : ranks) a.ranks.push_back(r.rank);
   if (ranks.empty()) {
@@ -321,9 +326,8 @@ MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
   a.exec_order = analyze_execution_order(orders, schedules, cache_status);
   if (!a.exec_order.available) {
     if (ranks.size() < 2)
-      a.exec_order.why_unavailable =
-          fmt::format("It compares two or more ranks, and only rank {} has a readable log.",
-                      ranks[0].rank);
+      a.exec_order.why_unavailable = fmt::format(
+          "It compares two or more ranks, and only rank {} has a readable log.", ranks[0].rank);
     else if (orders.empty())
       a.exec_order.why_unavailable = "No rank logged its graph execution order.";
     else

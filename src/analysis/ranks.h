@@ -29,11 +29,11 @@ struct ParityGraph {
 // What the landing page needs of one rank; the rank's model can then go.
 struct RankSummary {
   uint32_t rank = 0;
-  std::string log, error;  // error: the rank's report could not be made
-  std::set<std::string> compile_ids;  // display forms, without the unknown group
-  std::string cache_sequence;         // F57: suffixes by output number
-  std::map<std::string, std::string> folder_to_id;    // F64 folder -> index key
-  std::map<std::string, std::string> folder_cache;    // folder -> "miss"/"hit"/"bypass"
+  std::string log, error;                           // error: the rank's report could not be made
+  std::set<std::string> compile_ids;                // display forms, without the unknown group
+  std::string cache_sequence;                       // F57: suffixes by output number
+  std::map<std::string, std::string> folder_to_id;  // F64 folder -> index key
+  std::map<std::string, std::string> folder_cache;  // folder -> "miss"/"hit"/"bypass"
   std::vector<std::pair<std::string, std::vector<std::string>>> schedules;  // folder order
   std::vector<RankGraphRuntime> runtimes;
   std::vector<ParityGraph> parity;
@@ -63,9 +63,9 @@ struct ExecOrderResult {
 };
 
 struct DoctorDivergence {
-  std::string what;                   // "recompiles", "graph breaks", "failures", "compile ids"
+  std::string what;  // "recompiles", "graph breaks", "failures", "compile ids"
   std::vector<std::vector<uint32_t>> groups;  // ranks that agree
-  std::string first_compile_id;       // first compile id where they differ, if any
+  std::string first_compile_id;               // first compile id where they differ, if any
 };
 
 struct MultiRankAnalysis {

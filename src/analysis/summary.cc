@@ -26,15 +26,20 @@ json runs_json(const std::vector<model::CompileRef>& ids) {
 }  // namespace
 
 namespace {
-json summary_object(const DoctorReport& d, const std::string& log, const std::string& command_line) {
+json summary_object(const DoctorReport& d, const std::string& log,
+                    const std::string& command_line) {
   json j;
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
-  j["source"] = {{"log", log}, {"command_line", command_line},
+  j["source"] = {{"log", log},
+                 {"command_line", command_line},
                  {"pytorch_version", d.torch_version.empty() ? json() : json(d.torch_version)}};
   const auto& t = d.totals;
-  j["totals"] = {{"frames", t.frames},         {"compiles", t.compiles},
-                 {"recompiles", t.recompiles}, {"graph_breaks", t.graph_breaks},
-                 {"failures", t.failures},     {"compile_time_s", t.compile_time_s},
+  j["totals"] = {{"frames", t.frames},
+                 {"compiles", t.compiles},
+                 {"recompiles", t.recompiles},
+                 {"graph_breaks", t.graph_breaks},
+                 {"failures", t.failures},
+                 {"compile_time_s", t.compile_time_s},
                  {"runs", t.runs}};
   json frames = json::array();
   for (const auto& f : d.frames) {
@@ -106,7 +111,8 @@ json summary_object(const DoctorReport& d, const std::string& log, const std::st
 
 std::string summary_json(const DoctorReport& d, const std::string& log,
                          const std::string& command_line) {
-  return summary_object(d, log, command_line).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return summary_object(d, log, command_line).dump(2, ' ', false, json::error_handler_t::replace) +
+         "\n";
 }
 
 namespace {
@@ -165,7 +171,8 @@ std::string reason_line(const std::string& reason) {
 }  // namespace
 
 std::string totals_line(const Totals& t) {
-  return fmt::format("{}, {}, {}, {}, {}, {:.2f} s compiling", count_of(t.frames, "frame", "frames"),
+  return fmt::format("{}, {}, {}, {}, {}, {:.2f} s compiling",
+                     count_of(t.frames, "frame", "frames"),
                      count_of(t.compiles, "compile", "compiles"),
                      count_of(t.recompiles, "recompile", "recompiles"),
                      count_of(t.graph_breaks, "graph break", "graph breaks"),
@@ -186,8 +193,7 @@ std::string log_label(const std::string& log, size_t n) {
 
 }  // namespace
 
-std::string summary_text(const DoctorReport& d, const std::string& log, bool color,
-                         size_t width) {
+std::string summary_text(const DoctorReport& d, const std::string& log, bool color, size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   auto warn = [&](const std::string& s) { return color ? "\033[33m" + s + "\033[0m" : s; };
   const auto& t = d.totals;
@@ -199,7 +205,8 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
     o += wrap(fmt::format("This log holds {} runs: Dynamo was reset and compiled again, so compile "
                           "ids repeat; each run's frames and compiles are counted.",
                           t.runs),
-              width, 0) + "\n";
+              width, 0) +
+         "\n";
   if (!d.frames.empty()) {
     o += "\n" + bold("Frames") + " (most recompiled first)\n";
     std::string run_head = runs ? fmt::format("{:>3} ", "run") : "";
@@ -213,17 +220,19 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
                        f.restarts, f.compile_time_s);
       // One line per pattern of reason, not one per cached entry.
       for (const auto& g : group_reasons(f.recompile_reasons))
-        o += "        " + clip(fmt::format("{}x [{}] ({}) {}", g.compile_ids.size(),
-                                           category_name(g.category),
-                                           refs_text(g.compile_ids, false, 6), g.reason),
-                               width - 8) + "\n";
+        o += "        " +
+             clip(fmt::format("{}x [{}] ({}) {}", g.compile_ids.size(), category_name(g.category),
+                              refs_text(g.compile_ids, false, 6), g.reason),
+                  width - 8) +
+             "\n";
     }
   }
   if (!d.graph_breaks.empty()) {
     o += "\n" + bold("Graph breaks") + "\n";
     for (const auto& g : d.graph_breaks) {
       o += clip(fmt::format("  {:>3}x [{}] {}", g.count, category_name(g.category), g.reason),
-                width) + "\n";
+                width) +
+           "\n";
       if (!g.user_frame.empty()) o += "       at " + clip(g.user_frame, width - 10) + "\n";
     }
   }
@@ -242,14 +251,15 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
       std::string ids = refs_text(a.compile_ids, runs);
       o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
                             ids.empty() ? "" : " (" + ids + ")"),
-                width, 2) + "\n";
+                width, 2) +
+           "\n";
     }
   }
   return o;
 }
 
-std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
-                               const MultiRankAnalysis& a, bool color, size_t width) {
+std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
+                               bool color, size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   std::string o = bold("tlscope summary") + fmt::format(": {} rank log(s)\n\n", ranks.size());
   o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9}\n", "rank", "compiles", "recompiles",
@@ -272,8 +282,8 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
     o += fmt::format("Not compared: {} {} (no report or no readable records).\n",
                      a.left_out.size() == 1 ? "rank" : "ranks", rank_ranges(a.left_out));
   if (a.doctor.empty() && !a.left_out.empty()) {
-    o += fmt::format("The {} compared ({}) compiled alike.\n", a.ranks.size() == 1 ? "rank" : "ranks",
-                     rank_ranges(a.ranks));
+    o += fmt::format("The {} compared ({}) compiled alike.\n",
+                     a.ranks.size() == 1 ? "rank" : "ranks", rank_ranges(a.ranks));
   } else if (a.doctor.empty()) {
     o += "All ranks compiled alike.\n";
   } else {
@@ -282,10 +292,12 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
       std::string groups;
       for (size_t i = 0; i < d.groups.size(); ++i)
         groups += (i ? "; " : "") + std::string("ranks ") + rank_ranges(d.groups[i]);
-      o += wrap(fmt::format("- {}{}: {}", d.what,
-                            d.first_compile_id.empty() ? "" : " (first at " + d.first_compile_id + ")",
-                            groups),
-                width, 2) + "\n";
+      o += wrap(fmt::format(
+                    "- {}{}: {}", d.what,
+                    d.first_compile_id.empty() ? "" : " (first at " + d.first_compile_id + ")",
+                    groups),
+                width, 2) +
+           "\n";
     }
   }
   // Advice of every rank, with the ranks it concerns.
@@ -301,21 +313,24 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks,
   return o;
 }
 
-std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks,
-                               const MultiRankAnalysis& a, const std::string& command_line) {
+std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
+                               const std::string& command_line) {
   json j;
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
   json list = json::array();
   for (const auto& r : ranks) {
     json item = {{"rank", r.log.rank}, {"log", r.log.path}};
-    if (!r.error.empty()) item["error"] = r.error;
-    else item["summary"] = summary_object(r.doctor, r.log.path, command_line);
+    if (!r.error.empty())
+      item["error"] = r.error;
+    else
+      item["summary"] = summary_object(r.doctor, r.log.path, command_line);
     list.push_back(item);
   }
   j["ranks"] = list;
   json div = json::array();
   for (const auto& d : a.doctor)
-    div.push_back({{"what", d.what}, {"groups", d.groups}, {"first_compile_id", d.first_compile_id}});
+    div.push_back(
+        {{"what", d.what}, {"groups", d.groups}, {"first_compile_id", d.first_compile_id}});
   j["divergence"] = div;
   j["compared_ranks"] = a.ranks;
   j["left_out_ranks"] = a.left_out;

@@ -48,7 +48,8 @@ int check_log_path(const std::string& path, LogArg want, std::string_view flag) 
   if (!fs::exists(st)) {
     if (want == LogArg::kFolder) return error(path + ": no such folder");
     if (int rc = check_not_a_subcommand(path)) return rc;
-    return error(path + (want == LogArg::kFileOrRanks ? ": no such file or folder" : ": no such file"));
+    return error(path +
+                 (want == LogArg::kFileOrRanks ? ": no such file or folder" : ": no such file"));
   }
   bool dir = fs::is_directory(st);
   switch (want) {
@@ -64,8 +65,9 @@ int check_log_path(const std::string& path, LogArg want, std::string_view flag) 
       break;
     case LogArg::kFileOrFlagged:
       if (dir)
-        return error(path + " is a folder: pass --latest to read the newest log in it, or "
-                            "--all-ranks-html for a report of all its rank logs");
+        return error(path +
+                     " is a folder: pass --latest to read the newest log in it, or "
+                     "--all-ranks-html for a report of all its rank logs");
       break;
     case LogArg::kFile:
       if (dir) return error(path + " is a folder; give one log file");

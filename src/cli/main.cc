@@ -56,13 +56,13 @@ void open_in_browser(const std::string& file) {
     std::fprintf(stderr, "Could not open a browser; the report is at %s\n", file.c_str());
 }
 
-
 // --all-ranks-html: a report per rank, in parallel, and the landing page.
 int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   std::vector<tlscope::io::RankLog> logs;
   std::vector<std::string> ignored;
   std::string error;
-  if (int rc = tlscope::cli::check_log_path(a.path, tlscope::cli::LogArg::kFolder, "--all-ranks-html"))
+  if (int rc =
+          tlscope::cli::check_log_path(a.path, tlscope::cli::LogArg::kFolder, "--all-ranks-html"))
     return rc;
   if (!tlscope::io::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
   for (const auto& why : ignored) std::fprintf(stderr, "Ignoring %s\n", why.c_str());
@@ -72,9 +72,10 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
   if (!result.ok) return fail(result.error);
   if (a.strict && result.strict_failures > 0)
-    return fail(fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
-                            "report was written to {}",
-                            result.strict_failures, a.out));
+    return fail(
+        fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
+                    "report was written to {}",
+                    result.strict_failures, a.out));
   if (!a.no_browser) open_in_browser((std::filesystem::path(a.out) / "index.html").string());
   return 0;
 }
@@ -94,15 +95,16 @@ int run(const Args& a, const std::string& cmdline) {
   if (a.all_ranks) return run_all_ranks(a, opts);
 
   using tlscope::cli::LogArg;
-  if (int rc = tlscope::cli::check_log_path(a.path, a.latest ? LogArg::kFolder : LogArg::kFileOrFlagged,
-                                            "--latest"))
+  if (int rc = tlscope::cli::check_log_path(
+          a.path, a.latest ? LogArg::kFolder : LogArg::kFileOrFlagged, "--latest"))
     return rc;
   std::string log, error;
   if (!tlscope::io::resolve_input(a.path, a.latest, &log, &error)) return fail(error);
-  if (a.latest) std::fprintf(stderr, "Reading the newest file in %s: %s\n", a.path.c_str(), log.c_str());
+  if (a.latest)
+    std::fprintf(stderr, "Reading the newest file in %s: %s\n", a.path.c_str(), log.c_str());
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
 
-  struct stat st{};
+  struct stat st {};
   ::stat(log.c_str(), &st);
   tlscope::cli::Progress bar(static_cast<uint64_t>(st.st_size));
   auto result = tlscope::report::build_report(
@@ -127,9 +129,10 @@ int run(const Args& a, const std::string& cmdline) {
     for (auto [name, v] : stats.nonzero())
       if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
         parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
-    return fail(fmt::format("--strict: {} log line(s) could not be used ({}); the report was "
-                            "written to {}",
-                            stats.strict_failures(), parts, a.out));
+    return fail(
+        fmt::format("--strict: {} log line(s) could not be used ({}); the report was "
+                    "written to {}",
+                    stats.strict_failures(), parts, a.out));
   }
   if (a.strict_compile_id) {
     for (const auto& e : result.model.index.entries())
@@ -154,10 +157,11 @@ int main(int argc, char** argv) {
 #endif
   // `tlscope summary|check|show ...`; a log named like a subcommand needs "./".
   if (int rc = 0; tlscope::cli::run_subcommand(argc, argv, &rc)) return rc;
-  CLI::App app{"tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
-               "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
-               "tlscope show LOG COMPILE_ID [ARTIFACT]",
-               "tlscope"};
+  CLI::App app{
+      "tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
+      "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
+      "tlscope show LOG COMPILE_ID [ARTIFACT]",
+      "tlscope"};
   Args a;
   tlscope::cli::use_our_usage_errors(app);
   app.set_version_flag("-V,--version", std::string("tlscope ") + TLSCOPE_VERSION);

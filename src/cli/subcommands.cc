@@ -4,11 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
-#include <filesystem>
-#include <thread>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -59,7 +59,8 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
         continue;
       }
       out[i].doctor = analysis::diagnose(run.model);
-      out[i].summary = analysis::summarize_rank(logs[i].rank, logs[i].path, run.model, out[i].doctor);
+      out[i].summary =
+          analysis::summarize_rank(logs[i].rank, logs[i].path, run.model, out[i].doctor);
     }
   };
   unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
@@ -110,7 +111,8 @@ bool is_dir(const std::string& p) {
 }
 
 int summary(int argc, char** argv) {
-  CLI::App app{"Explain recompilations, graph breaks, failures and compile time", "tlscope summary"};
+  CLI::App app{"Explain recompilations, graph breaks, failures and compile time",
+               "tlscope summary"};
   std::string log;
   bool json = false;
   app.add_option("log", log, "Trace log, or a folder of rank logs")->required();
@@ -170,13 +172,15 @@ int check(int argc, char** argv) {
   std::vector<std::string> over;
   for (const auto& [label, t] : logs) {
     auto limit = [&](const char* what, uint64_t value, const std::optional<uint64_t>& max) {
-      if (max && value > *max) over.push_back(fmt::format("{}{}: {} > {}", label, what, value, *max));
+      if (max && value > *max)
+        over.push_back(fmt::format("{}{}: {} > {}", label, what, value, *max));
     };
     limit("recompiles", t.recompiles, max_recompiles);
     limit("graph breaks", t.graph_breaks, max_breaks);
     limit("failures", t.failures, max_failures);
     if (max_seconds && t.compile_time_s > *max_seconds)
-      over.push_back(fmt::format("{}compile seconds: {:.2f} > {}", label, t.compile_time_s, *max_seconds));
+      over.push_back(
+          fmt::format("{}compile seconds: {:.2f} > {}", label, t.compile_time_s, *max_seconds));
   }
   for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
   if (over.empty()) {
@@ -220,10 +224,14 @@ int show(int argc, char** argv) {
 bool run_subcommand(int argc, char** argv, int* exit_code) {
   if (argc < 2) return false;
   std::string cmd = argv[1];
-  if (cmd == "summary") *exit_code = summary(argc, argv);
-  else if (cmd == "check") *exit_code = check(argc, argv);
-  else if (cmd == "show") *exit_code = show(argc, argv);
-  else return false;
+  if (cmd == "summary")
+    *exit_code = summary(argc, argv);
+  else if (cmd == "check")
+    *exit_code = check(argc, argv);
+  else if (cmd == "show")
+    *exit_code = show(argc, argv);
+  else
+    return false;
   return true;
 }
 

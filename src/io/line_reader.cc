@@ -58,8 +58,8 @@ bool LineReader::next(Line* line) {
   }
   size_t scan_from = begin_;
   for (;;) {
-    const char* nl = static_cast<const char*>(
-        std::memchr(buf_ + scan_from, '\n', end_ - scan_from));
+    const char* nl =
+        static_cast<const char*>(std::memchr(buf_ + scan_from, '\n', end_ - scan_from));
     if (nl) {
       size_t len = static_cast<size_t>(nl - (buf_ + begin_));
       const char* start = buf_ + begin_;

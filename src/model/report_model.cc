@@ -4,11 +4,16 @@ namespace tlscope::model {
 
 const char* status_class(Status s) {
   switch (s) {
-    case Status::kMissing: return "status-missing";
-    case Status::kError: return "status-error";
-    case Status::kEmpty: return "status-empty";
-    case Status::kBreak: return "status-break";
-    case Status::kOk: return "status-ok";
+    case Status::kMissing:
+      return "status-missing";
+    case Status::kError:
+      return "status-error";
+    case Status::kEmpty:
+      return "status-empty";
+    case Status::kBreak:
+      return "status-break";
+    case Status::kOk:
+      return "status-ok";
   }
   return "status-missing";
 }

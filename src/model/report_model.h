@@ -107,7 +107,7 @@ struct RuntimeOp {
 };
 struct FolderData {
   std::optional<std::vector<std::string>> collective_schedule;  // first in the log
-  std::optional<std::vector<RuntimeOp>> runtime_ops;              // first in the log
+  std::optional<std::vector<RuntimeOp>> runtime_ops;            // first in the log
   std::string tensor_meta_fingerprint;  // that artifact as compact sorted JSON
   std::optional<std::map<std::string, int>> code_collectives;  // first output code
   int code_waits = 0;
@@ -163,7 +163,7 @@ struct ReportModel {
   // The last frame of the first dynamo_start stack of each (run, frame id):
   // names a frame whose metrics do not.
   std::map<std::pair<uint32_t, uint32_t>, Frame> frame_starts;
-  std::map<std::string, FolderData> folders;  // by compile-id folder name
+  std::map<std::string, FolderData> folders;            // by compile-id folder name
   std::map<std::string, ProvenanceSources> provenance;  // by compile-id folder name
   std::unordered_map<uint64_t, SymbolicExpr> symbolic_exprs;
   std::vector<ExportIssue> export_issues;

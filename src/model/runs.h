@@ -18,9 +18,7 @@ struct CompileRef {
   bool operator==(const CompileRef&) const = default;
 };
 struct CompileRefHash {
-  size_t operator()(const CompileRef& r) const {
-    return trace::CompileIdHash()(r.id) * 31 + r.run;
-  }
+  size_t operator()(const CompileRef& r) const { return trace::CompileIdHash()(r.id) * 31 + r.run; }
 };
 
 // A new run begins when a compile id whose compile already finished in this

@@ -49,7 +49,7 @@ class StackTrie {
   struct Node {
     Frame frame;
     uint32_t parent = 0;
-    std::vector<uint32_t> children;                       // node indices, insertion order
+    std::vector<uint32_t> children;                          // node indices, insertion order
     std::vector<std::optional<trace::CompileId>> terminals;  // nullopt: unknown id
   };
   StackTrie() { nodes_.emplace_back(); }

@@ -14,8 +14,10 @@ void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
   std::map<std::string, const model::IndexEntry*> entries;  // a later duplicate key wins
   for (const auto& e : m.index.entries()) entries[e.json_key()] = &e;
   std::string s = out.take_buffer();
-  if (entries.empty()) s += "{}";
-  else s += "{";
+  if (entries.empty())
+    s += "{}";
+  else
+    s += "{";
   bool first_entry = true;
   for (const auto& [key, e] : entries) {
     s += first_entry ? "\n  " : ",\n  ";
@@ -26,14 +28,17 @@ void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
     for (size_t i = 0; i < e->outputs.size(); ++i) {
       const auto& o = e->outputs[i];
       std::string_view name = o.name;
-      if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
+      if (auto slash = name.rfind('/'); slash != std::string_view::npos)
+        name = name.substr(slash + 1);
       s += i == 0 ? "[\n      {\n        \"name\": " : ",\n      {\n        \"name\": ";
       trace::append_json_string(&s, name);
       s += ",\n        \"number\": ";
       trace::append_json_uint(&s, o.number);
       s += ",\n        \"readable_url\": ";
-      if (o.readable_url) trace::append_json_string(&s, *o.readable_url);
-      else s += "null";
+      if (o.readable_url)
+        trace::append_json_string(&s, *o.readable_url);
+      else
+        s += "null";
       s += ",\n        \"suffix\": ";
       trace::append_json_string(&s, o.suffix);
       s += ",\n        \"url\": ";

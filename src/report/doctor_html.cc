@@ -66,9 +66,11 @@ Html advice_html(const analysis::DoctorReport& d) {
   Html items;
   for (const auto& a : d.advice) {
     Html ids;
-    if (!a.compile_ids.empty()) ids = part("advice_ids", {{"ids", id_links(a.compile_ids, d.several_runs())}});
-    items += part("advice_item",
-                  {{"category", text(category_name(a.category))}, {"message", text(a.message)}, {"ids", ids}});
+    if (!a.compile_ids.empty())
+      ids = part("advice_ids", {{"ids", id_links(a.compile_ids, d.several_runs())}});
+    items += part("advice_item", {{"category", text(category_name(a.category))},
+                                  {"message", text(a.message)},
+                                  {"ids", ids}});
   }
   return part("advice", {{"items", items}});
 }

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "report/export_index_page.h"
-#include "report/template.h"
 #include "report/page_frame.h"
+#include "report/template.h"
 
 namespace tlscope::report {
 namespace {
@@ -18,27 +18,31 @@ constexpr const char* kFakeKernelGuide =
 void write_export_index(const model::ReportModel& m, OutputDir& out, const Options& opts) {
   Html body;
   if (m.export_issues.empty()) {
-    body = Markup("<p>No issues were found during export: the program exported soundly, and "
-                  "<code>torch.export.export()</code> can be used on it again.</p>");
+    body = Markup(
+        "<p>No issues were found during export: the program exported soundly, and "
+        "<code>torch.export.export()</code> can be used on it again.</p>");
   } else {
-    body = html_format("<p><b>{} issue(s) were found during export</b>. Each row says what export "
-                       "met and where to read more.</p>\n<table><tr><th>Failure Type</th>"
-                       "<th>Reason</th><th>Additional Info</th></tr>\n",
-                       m.export_issues.size());
+    body = html_format(
+        "<p><b>{} issue(s) were found during export</b>. Each row says what export "
+        "met and where to read more.</p>\n<table><tr><th>Failure Type</th>"
+        "<th>Reason</th><th>Additional Info</th></tr>\n",
+        m.export_issues.size());
     for (const auto& i : m.export_issues) {
       Html type, reason;
       switch (i.kind) {
         case model::ExportIssue::kGuardEvaluated:
           type = Markup("Guard Evaluated");
-          reason = html_format("The guard <code>{}</code> was evaluated during export; it may have "
-                               "caused a constraint violation.",
-                               i.expr);
+          reason = html_format(
+              "The guard <code>{}</code> was evaluated during export; it may have "
+              "caused a constraint violation.",
+              i.expr);
           break;
         case model::ExportIssue::kDataDependent:
           type = Markup("Data Dependent Error");
-          reason = html_format("Could not decide <code>{}</code>; it was specialised to <code>{}"
-                               "</code> and runtime asserts were added.",
-                               i.expr, i.result);
+          reason = html_format(
+              "Could not decide <code>{}</code>; it was specialised to <code>{}"
+              "</code> and runtime asserts were added.",
+              i.expr, i.result);
           break;
         case model::ExportIssue::kMissingFakeKernel:
           type = Markup("Missing Fake Kernel");
@@ -46,9 +50,10 @@ void write_export_index(const model::ReportModel& m, OutputDir& out, const Optio
           break;
         case model::ExportIssue::kMismatchedFakeKernel:
           type = Markup("Mismatched Fake Kernel");
-          reason = html_format("The fake kernel of <code>torch.ops.{}</code> does not match its real "
-                               "kernel: {}",
-                               i.op, i.reason);
+          reason = html_format(
+              "The fake kernel of <code>torch.ops.{}</code> does not match its real "
+              "kernel: {}",
+              i.op, i.reason);
           break;
       }
       Html info = i.page.empty() ? link(kFakeKernelGuide, "How to write a fake kernel")

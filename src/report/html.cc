@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include <cctype>
 #include <cstring>
 #if defined(__SSE2__)
@@ -10,10 +9,7 @@
 #endif
 
 namespace tlscope::report {
-namespace {
-
-}  // namespace
-
+namespace {}  // namespace
 
 namespace {
 
@@ -25,9 +21,10 @@ inline size_t next_special(std::string_view t, size_t i) {
                 dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
   while (i + 16 <= t.size()) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data() + i));
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
-                             _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, dq)),
-                                          _mm_cmpeq_epi8(v, sq)));
+    __m128i m =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
+                     _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, dq)),
+                                  _mm_cmpeq_epi8(v, sq)));
     int mask = _mm_movemask_epi8(m);
     if (mask) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     i += 16;
@@ -65,10 +62,19 @@ size_t escaped_extra(std::string_view t) {
 #endif
   for (; i < t.size(); ++i) {
     switch (t[i]) {
-      case '&': case '\'': extra += 4; break;
-      case '<': case '>': extra += 3; break;
-      case '"': extra += 5; break;
-      default: break;
+      case '&':
+      case '\'':
+        extra += 4;
+        break;
+      case '<':
+      case '>':
+        extra += 3;
+        break;
+      case '"':
+        extra += 5;
+        break;
+      default:
+        break;
     }
   }
   return extra;
@@ -85,11 +91,21 @@ void escape_valid(std::string* out, std::string_view text) {
     d += i - start;
     std::string_view rep;
     switch (text[i]) {
-      case '&': rep = "&amp;"; break;
-      case '<': rep = "&lt;"; break;
-      case '>': rep = "&gt;"; break;
-      case '"': rep = "&quot;"; break;
-      default: rep = "&#39;"; break;
+      case '&':
+        rep = "&amp;";
+        break;
+      case '<':
+        rep = "&lt;";
+        break;
+      case '>':
+        rep = "&gt;";
+        break;
+      case '"':
+        rep = "&quot;";
+        break;
+      default:
+        rep = "&#39;";
+        break;
     }
     std::memcpy(d, rep.data(), rep.size());
     d += rep.size();
@@ -155,11 +171,21 @@ Html format_html(Markup format, std::initializer_list<FormatArg> args) {
     i = close;
     if (arg == args.end()) continue;  // more holes than arguments: left empty
     switch (arg->kind) {
-      case FormatArg::kHtml: out += arg->s; break;
-      case FormatArg::kText: append_escaped(&out, arg->s); break;
-      case FormatArg::kSigned: out += fmt::format(fmt::runtime(spec), arg->i); break;
-      case FormatArg::kUnsigned: out += fmt::format(fmt::runtime(spec), arg->u); break;
-      case FormatArg::kDouble: out += fmt::format(fmt::runtime(spec), arg->d); break;
+      case FormatArg::kHtml:
+        out += arg->s;
+        break;
+      case FormatArg::kText:
+        append_escaped(&out, arg->s);
+        break;
+      case FormatArg::kSigned:
+        out += fmt::format(fmt::runtime(spec), arg->i);
+        break;
+      case FormatArg::kUnsigned:
+        out += fmt::format(fmt::runtime(spec), arg->u);
+        break;
+      case FormatArg::kDouble:
+        out += fmt::format(fmt::runtime(spec), arg->d);
+        break;
     }
     ++arg;
   }
@@ -179,7 +205,8 @@ std::string_view safe_url(std::string_view url) {
   std::string_view probe(buf, n);
   size_t colon = probe.find(':');
   size_t slash = probe.find_first_of("/?#");
-  bool has_scheme = colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
+  bool has_scheme =
+      colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
   if (!has_scheme) return url;
   for (std::string_view ok : {"http:", "https:", "ftp:", "mailto:"})
     if (probe.substr(0, ok.size()) == ok) return url;

@@ -106,11 +106,15 @@ inline FormatArg format_arg(Markup m) { return {FormatArg::kHtml, m.str()}; }
 inline FormatArg format_arg(std::string_view s) { return {FormatArg::kText, s}; }
 inline FormatArg format_arg(const std::string& s) { return {FormatArg::kText, s}; }
 inline FormatArg format_arg(const char* s) { return {FormatArg::kText, s}; }
-template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>>>
+template <typename T,
+          typename = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>>>
 FormatArg format_arg(T v) {
-  if constexpr (std::is_floating_point_v<T>) return {FormatArg::kDouble, {}, 0, 0, static_cast<double>(v)};
-  else if constexpr (std::is_signed_v<T>) return {FormatArg::kSigned, {}, static_cast<int64_t>(v)};
-  else return {FormatArg::kUnsigned, {}, 0, static_cast<uint64_t>(v)};
+  if constexpr (std::is_floating_point_v<T>)
+    return {FormatArg::kDouble, {}, 0, 0, static_cast<double>(v)};
+  else if constexpr (std::is_signed_v<T>)
+    return {FormatArg::kSigned, {}, static_cast<int64_t>(v)};
+  else
+    return {FormatArg::kUnsigned, {}, 0, static_cast<uint64_t>(v)};
 }
 template <typename... Args>
 Html html_format(Markup format, const Args&... args) {

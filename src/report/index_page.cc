@@ -4,11 +4,11 @@
 #include <fstream>
 #include <map>
 
-#include "report/template.h"
 #include "report/index_page.h"
 #include "report/page_frame.h"
 #include "report/provenance_pages.h"
 #include "report/stack_html.h"
+#include "report/template.h"
 
 namespace tlscope::report {
 namespace {
@@ -83,7 +83,8 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
   if (m.chromium.events > 0)
     chromium = Markup(
         "<h2>Chromium events</h2><p>Compile-time events are in <a href=\"chromium_events.json\">"
-        "chromium_events.json</a>; open it in <a href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>");
+        "chromium_events.json</a>; open it in <a "
+        "href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>");
   Html unknown;
   if (!m.unknown_trie.empty()) {
     unknown = Markup("<h2>Unknown stacks</h2><p>Stacks logged outside any compilation:</p>");
@@ -103,6 +104,5 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
           {"stats", stats_html(m)}});
   end_page(*w, "", opts);
 }
-
 
 }  // namespace tlscope::report

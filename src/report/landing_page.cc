@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "report/template.h"
 #include "report/page_frame.h"
+#include "report/template.h"
 
 namespace tlscope::report {
 namespace {
@@ -25,10 +25,11 @@ Html groups_html(const std::vector<std::vector<uint32_t>>& groups) {
 std::string not_compared(const analysis::MultiRankAnalysis& a) {
   if (a.left_out.empty()) return "";
   bool one = a.left_out.size() == 1;
-  return fmt::format("{} {} {} not compared: {} no report or no readable records (see the "
-                     "problems above).",
-                     one ? "Rank" : "Ranks", rank_ranges(a.left_out), one ? "was" : "were",
-                     one ? "it has" : "they have");
+  return fmt::format(
+      "{} {} {} not compared: {} no report or no readable records (see the "
+      "problems above).",
+      one ? "Rank" : "Ranks", rank_ranges(a.left_out), one ? "was" : "were",
+      one ? "it has" : "they have");
 }
 // ... as a paragraph of its own, or nothing.
 Html not_compared_html(const analysis::MultiRankAnalysis& a) {
@@ -41,8 +42,8 @@ Html rank_s(const analysis::MultiRankAnalysis& a) {
 
 Html tensor_meta_html(const analysis::MultiRankAnalysis& a) {
   if (a.tensor_meta_groups.size() > 1)
-    return part("tensor_meta_divergent",
-                {{"groups", groups_html(a.tensor_meta_groups)}, {"not_compared", not_compared_html(a)}});
+    return part("tensor_meta_divergent", {{"groups", groups_html(a.tensor_meta_groups)},
+                                          {"not_compared", not_compared_html(a)}});
   if (a.left_out.empty()) return part("tensor_meta_all");
   if (a.ranks.empty()) return part("tensor_meta_none");
   return part("tensor_meta_compared",
@@ -66,9 +67,10 @@ Html warnings_html(const analysis::MultiRankAnalysis& a) {
                {"cache", a.cache_groups.size() > 1
                              ? part("warn_cache", {{"groups", groups_html(a.cache_groups)}})
                              : Html()},
-               {"collectives", a.collective_groups.size() > 1
-                                   ? part("warn_collectives", {{"groups", groups_html(a.collective_groups)}})
-                                   : Html()}});
+               {"collectives",
+                a.collective_groups.size() > 1
+                    ? part("warn_collectives", {{"groups", groups_html(a.collective_groups)}})
+                    : Html()}});
 }
 
 Html doctor_verdict(const analysis::MultiRankAnalysis& a) {
@@ -82,11 +84,12 @@ Html doctor_verdict(const analysis::MultiRankAnalysis& a) {
     std::string groups;
     for (size_t i = 0; i < d.groups.size(); ++i)
       groups += (i ? "; " : "") + std::string("ranks ") + rank_ranges(d.groups[i]);
-    items += part("divergence",
-                  {{"what", text(d.what)},
-                   {"first", d.first_compile_id.empty() ? Html()
-                                                        : part("first_at", {{"id", text(d.first_compile_id)}})},
-                   {"groups", text(groups)}});
+    items +=
+        part("divergence", {{"what", text(d.what)},
+                            {"first", d.first_compile_id.empty()
+                                          ? Html()
+                                          : part("first_at", {{"id", text(d.first_compile_id)}})},
+                            {"groups", text(groups)}});
   }
   return part("divergences", {{"items", items}, {"not_compared", not_compared_html(a)}});
 }

@@ -16,11 +16,11 @@
 
 #include "analysis/doctor.h"
 #include "analysis/ranks.h"
-#include "trace/json_write.h"
 #include "report/landing_page.h"
 #include "report/output_dir.h"
 #include "report/pipeline.h"
 #include "trace/chromium_json.h"
+#include "trace/json_write.h"
 
 namespace tlscope::report {
 namespace fs = std::filesystem;
@@ -49,7 +49,8 @@ class JsonArrayFile {
   void add_raw(const std::string& pretty) {
     if (!f_) return;
     std::string s = pretty;
-    for (size_t p = s.find('\n'); p != std::string::npos; p = s.find('\n', p + 3)) s.replace(p, 1, "\n  ");
+    for (size_t p = s.find('\n'); p != std::string::npos; p = s.find('\n', p + 3))
+      s.replace(p, 1, "\n  ");
     std::fputs(first_ ? "[\n  " : ",\n  ", f_);
     first_ = false;
     std::fwrite(s.data(), 1, s.size(), f_);
@@ -60,7 +61,6 @@ class JsonArrayFile {
   FILE* f_ = nullptr;
   bool first_ = true;
 };
-
 
 // F59: every rank's chromium events with pid = rank, in rank order, streamed.
 void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::string& out_dir) {
@@ -83,7 +83,8 @@ uint32_t graph_tid(uint32_t rank, const std::string& graph) {
   return h;
 }
 
-void write_runtime_files(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
+void write_runtime_files(const std::vector<analysis::RankSummary>& ranks,
+                         const std::string& out_dir) {
   bool any = false;
   for (const auto& r : ranks) any |= !r.runtimes.empty();
   if (!any) return;
@@ -104,30 +105,49 @@ void write_runtime_files(const std::vector<analysis::RankSummary>& ranks, const 
       uint32_t tid = graph_tid(r.rank, g.graph);
       uint64_t ts = 0;
       for (const auto& op : g.ops) {
-        uint64_t dur = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(op.estimated_runtime_ns / 1000.0)));
-        trace.add({{"name", op.name}, {"ph", "X"}, {"ts", ts}, {"dur", dur}, {"pid", r.rank},
-                   {"tid", tid}, {"cat", "runtime"},
-                   {"args", {{"graph", g.graph}, {"rank", r.rank},
-                             {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
+        uint64_t dur = std::max<uint64_t>(
+            1, static_cast<uint64_t>(std::ceil(op.estimated_runtime_ns / 1000.0)));
+        trace.add({{"name", op.name},
+                   {"ph", "X"},
+                   {"ts", ts},
+                   {"dur", dur},
+                   {"pid", r.rank},
+                   {"tid", tid},
+                   {"cat", "runtime"},
+                   {"args",
+                    {{"graph", g.graph},
+                     {"rank", r.rank},
+                     {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
         ts += dur;
       }
       graphs_by_rank[r.rank].push_back(g.graph);
     }
   for (const auto& [rank, graphs] : graphs_by_rank) {
-    trace.add({{"name", "process_name"}, {"ph", "M"}, {"pid", rank},
+    trace.add({{"name", "process_name"},
+               {"ph", "M"},
+               {"pid", rank},
                {"args", {{"name", fmt::format("Rank {}", rank)}}}});
-    trace.add({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank},
+    trace.add({{"name", "process_sort_index"},
+               {"ph", "M"},
+               {"pid", rank},
                {"args", {{"sort_index", rank}}}});
   }
   for (const auto& [rank, graphs] : graphs_by_rank)
     for (size_t i = 0; i < graphs.size(); ++i) {
       uint32_t tid = graph_tid(rank, graphs[i]);
-      trace.add({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
+      trace.add({{"name", "thread_name"},
+                 {"ph", "M"},
+                 {"pid", rank},
+                 {"tid", tid},
                  {"args", {{"name", "graph " + graphs[i]}}}});
-      trace.add({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", tid},
+      trace.add({{"name", "thread_sort_index"},
+                 {"ph", "M"},
+                 {"pid", rank},
+                 {"tid", tid},
                  {"args", {{"sort_index", i}}}});
     }
-  std::printf("Runtime estimations: %s\n", (fs::path(out_dir) / "runtime_estimations.json").c_str());
+  std::printf("Runtime estimations: %s\n",
+              (fs::path(out_dir) / "runtime_estimations.json").c_str());
 }
 
 void write_schedules(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
@@ -140,13 +160,16 @@ void write_schedules(const std::vector<analysis::RankSummary>& ranks, const std:
       for (const auto& [graph, ops] : r.schedules)
         all.add({{"rank", r.rank}, {"graph", graph}, {"ops", ops}});
   }
-  std::printf("Collective schedules: %s\n", (fs::path(out_dir) / "collective_schedules.json").c_str());
+  std::printf("Collective schedules: %s\n",
+              (fs::path(out_dir) / "collective_schedules.json").c_str());
 }
 
 void write_parity(const analysis::RankSummary& r, const std::string& rank_dir) {
   ordered_json graphs = ordered_json::array();
   for (const auto& p : r.parity)
-    graphs.push_back({{"graph", p.graph}, {"compile_id", p.compile_id}, {"offset", p.offset},
+    graphs.push_back({{"graph", p.graph},
+                      {"compile_id", p.compile_id},
+                      {"offset", p.offset},
                       {"missing_waits", p.missing_waits}});
   ordered_json doc = {
       {"description",
@@ -158,8 +181,6 @@ void write_parity(const analysis::RankSummary& r, const std::string& rank_dir) {
 }
 
 }  // namespace
-
-
 
 MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const std::string& out_dir,
                                        const Options& opts, unsigned jobs) {
@@ -175,7 +196,8 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   };
   // In rank order, before the ranks run in parallel; their own messages
   // (bad lines and the like) name the rank.
-  for (const auto& log : logs) std::printf("Processing rank %u \u2192 %s\n", log.rank, rank_dir(log).c_str());
+  for (const auto& log : logs)
+    std::printf("Processing rank %u \u2192 %s\n", log.rank, rank_dir(log).c_str());
   std::fflush(stdout);
   auto work = [&] {
     for (size_t i; (i = next++) < logs.size();) {
@@ -206,8 +228,8 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
         if (finished == logs.size()) std::fputc('\n', stderr);
       }
       if (st.ok == 0)
-        problems[i] = fmt::format("rank {}: the log has no readable records ({})", log.rank,
-                                  st.to_string());
+        problems[i] =
+            fmt::format("rank {}: the log has no readable records ({})", log.rank, st.to_string());
       else if (st.strict_failures() > 0)
         problems[i] = fmt::format("rank {}: {} line(s) could not be used ({})", log.rank,
                                   st.strict_failures(), st.to_string());
@@ -224,7 +246,8 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   for (const auto& l : logs) {
     if (l.rank > expect) {
       missing += missing.empty() ? "" : ", ";
-      missing += l.rank - 1 > expect ? fmt::format("{}-{}", expect, l.rank - 1) : std::to_string(expect);
+      missing +=
+          l.rank - 1 > expect ? fmt::format("{}-{}", expect, l.rank - 1) : std::to_string(expect);
     }
     expect = uint64_t{l.rank} + 1;
   }
@@ -246,7 +269,9 @@ MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const s
   write_landing_page(out_dir, logs, good, analysis, result.problems, opts);
   // The landing page is written either way; a rank without a report fails the run.
   result.ok = failed == 0;
-  if (!result.ok) result.error = fmt::format("{} rank(s) have no report; see {}/index.html", failed.load(), out_dir);
+  if (!result.ok)
+    result.error =
+        fmt::format("{} rank(s) have no report; see {}/index.html", failed.load(), out_dir);
   return result;
 }
 

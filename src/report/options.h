@@ -13,7 +13,7 @@ struct Options {
   bool export_mode = false;  // --export: draft-export report (part F)
   bool provenance = false;   // --inductor-provenance (part G)
   std::string custom_header_html;
-  std::string command_line;  // shown on every page
+  std::string command_line;    // shown on every page
   std::string message_prefix;  // before per-line messages ("rank 3: " in a multi-rank run)
 };
 

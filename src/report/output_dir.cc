@@ -11,9 +11,7 @@
 
 #include <fmt/format.h>
 
-
 namespace tlscope::report {
-
 
 namespace {
 // Log texts at least this long are escaped on the writer thread, unless it
@@ -43,7 +41,6 @@ void PageWriter::put_escaped(std::string_view log_text, bool utf8) {
   }
   append_escaped(&buf_, log_text, utf8);
 }
-
 
 OutputDir::OutputDir(std::string root, unsigned writers) : root_(std::move(root)) {
   if (!root_.empty()) root_fd_ = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -112,7 +109,8 @@ bool relative_and_inside(const std::string& rel) {
   size_t start = 0;
   for (;;) {
     size_t slash = rel.find('/', start);
-    std::string_view seg(rel.data() + start, (slash == std::string::npos ? rel.size() : slash) - start);
+    std::string_view seg(rel.data() + start,
+                         (slash == std::string::npos ? rel.size() : slash) - start);
     if (seg.empty() || seg == "." || seg == "..") return false;
     if (slash == std::string::npos) return true;
     start = slash + 1;
@@ -128,8 +126,8 @@ int OutputDir::create(const std::string& rel) {
     ++errors_;
     return -1;
   }
-  int fd = ::openat(root_fd_, rel.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                    0644);
+  int fd =
+      ::openat(root_fd_, rel.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     ++errors_;
     std::fprintf(stderr, "Cannot write %s/%s: %s\n", root_.c_str(), rel.c_str(),

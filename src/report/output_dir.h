@@ -87,7 +87,8 @@ class OutputDir {
   void write_file(const std::string& rel, std::string_view content);
   void write_file(const std::string& rel, std::string&& content);
   // A page whose `escapes` ranges are log text to HTML-escape while writing.
-  void write_page(const std::string& rel, std::string&& content, std::vector<EscapeRange>&& escapes);
+  void write_page(const std::string& rel, std::string&& content,
+                  std::vector<EscapeRange>&& escapes);
   // Whether pages may leave escaping to the writer threads (there are some).
   bool defers_escaping() const { return !threads_.empty() && !discard_; }
   // Whether the writers have more than half the queue's worth of files still
@@ -128,8 +129,8 @@ class OutputDir {
         : kind(k), rel(std::move(r)), data(std::move(d)), md5(std::move(m)) {}
     Kind kind;
     std::string rel;
-    std::string data;  // content
-    std::string md5;   // expected digest of `data`, when it is a payload
+    std::string data;                  // content
+    std::string md5;                   // expected digest of `data`, when it is a payload
     std::vector<EscapeRange> escapes;  // parts of `data` to HTML-escape
   };
   using Batch = std::vector<Job>;

@@ -105,8 +105,10 @@ bool OutputDir::copy_chunk(Copy* c, size_t bytes) {
     } else {
       char buf[1 << 16];
       n = ::read(c->in, buf, std::min(bytes, sizeof buf));
-      if (n > 0) ok = write_all(c->out, std::string_view(buf, static_cast<size_t>(n)));
-      else if (n < 0 && errno != EINTR) ok = false;
+      if (n > 0)
+        ok = write_all(c->out, std::string_view(buf, static_cast<size_t>(n)));
+      else if (n < 0 && errno != EINTR)
+        ok = false;
     }
     if (n == 0) {
       done = true;
@@ -150,8 +152,10 @@ std::string OutputDir::take_buffer(size_t size_hint) {
     size_t held = 0;
     for (const auto& b : producer_pool_) held += b.capacity();
     size_t drop = 0;
-    while (held > kPoolBytes && drop < producer_pool_.size()) held -= producer_pool_[drop++].capacity();
-    producer_pool_.erase(producer_pool_.begin(), producer_pool_.begin() + static_cast<ptrdiff_t>(drop));
+    while (held > kPoolBytes && drop < producer_pool_.size())
+      held -= producer_pool_[drop++].capacity();
+    producer_pool_.erase(producer_pool_.begin(),
+                         producer_pool_.begin() + static_cast<ptrdiff_t>(drop));
   }
   std::string s;
   s.reserve(size_hint);  // none big enough: keep the smaller ones for smaller files
@@ -162,7 +166,8 @@ void OutputDir::give_back(Batch& batch) {
   std::lock_guard<std::mutex> lock(pool_mu_);
   for (auto& job : batch) {
     size_t cap = job.data.capacity();
-    if (cap < kPoolMinBufferBytes || cap > kPoolBufferBytes || pool_bytes_ + cap > kPoolBytes) continue;
+    if (cap < kPoolMinBufferBytes || cap > kPoolBufferBytes || pool_bytes_ + cap > kPoolBytes)
+      continue;
     job.data.clear();
     pool_bytes_ += cap;
     pool_.push_back(std::move(job.data));
@@ -182,8 +187,10 @@ void OutputDir::flush_pending() {
   // A full queue means the writers are behind: rather than wait, move a
   // pending copy on (batches stay with the writers, which keep their order).
   while (queued_bytes_ >= kMaxQueuedBytes) {
-    if (copy_ready()) copy_step(lock, kBatchCopyBytes);
-    else has_room_.wait(lock);
+    if (copy_ready())
+      copy_step(lock, kBatchCopyBytes);
+    else
+      has_room_.wait(lock);
   }
   queued_bytes_ += bytes;
   behind_.store(queued_bytes_ > kMaxQueuedBytes / 2, std::memory_order_relaxed);
@@ -197,9 +204,12 @@ void OutputDir::drain() {
     flush_pending();
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
-      if (copy_ready()) copy_step(lock, kIdleCopyBytes);
-      else if (queue_.empty() && busy_ == 0 && copies_.empty()) break;
-      else has_room_.wait(lock);
+      if (copy_ready())
+        copy_step(lock, kIdleCopyBytes);
+      else if (queue_.empty() && busy_ == 0 && copies_.empty())
+        break;
+      else
+        has_room_.wait(lock);
     }
   }
   flush_md5();

@@ -19,10 +19,9 @@ namespace {
 bool looks_like_report(const fs::path& dir) {
   std::error_code ec;
   bool index = fs::exists(dir / "index.html", ec);
-  return (index && (fs::exists(dir / "compile_directory.json", ec) ||
-                    fs::exists(dir / "raw.jsonl", ec) ||
-                    fs::exists(dir / "failures_and_restarts.html", ec) ||
-                    fs::exists(dir / "rank_0", ec))) ||
+  return (index &&
+          (fs::exists(dir / "compile_directory.json", ec) || fs::exists(dir / "raw.jsonl", ec) ||
+           fs::exists(dir / "failures_and_restarts.html", ec) || fs::exists(dir / "rank_0", ec))) ||
          fs::exists(dir / ".tlscope-report", ec);
 }
 }  // namespace
@@ -38,7 +37,8 @@ bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* err
   }
   if (fs::exists(link_status)) {
     if (!overwrite) {
-      *error = "Directory " + dir + " already exists; pass --overwrite to replace it or use -o OUTDIR";
+      *error =
+          "Directory " + dir + " already exists; pass --overwrite to replace it or use -o OUTDIR";
       return false;
     }
     if (fs::is_symlink(fs::symlink_status(p, ec)) || !fs::is_directory(p, ec)) {
@@ -77,7 +77,7 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
     result.error = error;
     return result;
   }
-  struct stat st{};
+  struct stat st {};
   uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 
   OutputDir out(out_dir);

@@ -7,8 +7,8 @@
 #include "report/provenance_pages.h"
 
 #include "analysis/provenance.h"
-#include "report/template.h"
 #include "report/page_frame.h"
+#include "report/template.h"
 
 namespace tlscope::report {
 namespace {
@@ -42,7 +42,8 @@ void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const O
     model::ProvenanceSources src;
     if (it != m.provenance.end()) src = it->second;
     std::string pre = read_back(out, src.pre_grad.empty() ? src.pre_grad_fallback : src.pre_grad);
-    std::string post = read_back(out, src.post_grad.empty() ? src.post_grad_fallback : src.post_grad);
+    std::string post =
+        read_back(out, src.post_grad.empty() ? src.post_grad_fallback : src.post_grad);
     std::string py = read_back(out, src.python_code);
     std::string cpp = read_back(out, src.cpp_code);
     std::string mappings = read_back(out, src.node_mappings);

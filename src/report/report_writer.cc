@@ -8,14 +8,13 @@
 
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
-#include "report/doctor_html.h"
-#include "report/export_index_page.h"
-#include "report/pages/pages.h"
 #include "report/compile_directory_json.h"
+#include "report/doctor_html.h"
 #include "report/export_index_page.h"
 #include "report/failures_page.h"
 #include "report/index_page.h"
 #include "report/page_frame.h"
+#include "report/pages/pages.h"
 #include "report/provenance_pages.h"
 #include "report/string_table_json.h"
 
@@ -30,7 +29,8 @@ ReportWriter::ReportWriter(model::ReportModel* model, OutputDir* out, const Opti
   raw_jsonl_part_ = out_->open_raw(kRawJsonlPart);
   chromium_ = out_->open_raw("chromium_events.json");
   // Large stream buffers: a few hundred write calls instead of thousands.
-  for (auto [f, buf] : {std::pair{raw_jsonl_part_, &raw_jsonl_buf_}, std::pair{chromium_, &chromium_buf_}}) {
+  for (auto [f, buf] :
+       {std::pair{raw_jsonl_part_, &raw_jsonl_buf_}, std::pair{chromium_, &chromium_buf_}}) {
     if (!f) continue;
     *buf = std::make_unique_for_overwrite<char[]>(kStreamBuffer);
     std::setvbuf(f, buf->get(), _IOFBF, kStreamBuffer);

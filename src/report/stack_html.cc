@@ -12,8 +12,8 @@ void frame_html(Html* s, const model::Frame& f, const trace::StringTable& string
                       file, f.line, f.name);
     return;
   }
-  *s += html_format("{}:{} in {}<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class='frame-loc'>{}</span>", file,
-                    f.line, f.name, f.loc);
+  *s += html_format("{}:{} in {}<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class='frame-loc'>{}</span>",
+                    file, f.line, f.name, f.loc);
 }
 
 void links_html(Html* s, const model::StackTrie::Node& n, const model::ReportModel* m) {
@@ -24,8 +24,8 @@ void links_html(Html* s, const model::StackTrie::Node& n, const model::ReportMod
       continue;
     }
     std::string label = id->display();
-    *s += html_format("<a href='#{}' class='{}'>{}</a> ", label, model::status_class(m->status_of(id)),
-                      label);
+    *s += html_format("<a href='#{}' class='{}'>{}</a> ", label,
+                      model::status_class(m->status_of(id)), label);
   }
 }
 
@@ -51,8 +51,10 @@ void children_html(Html* s, const model::StackTrie& trie, uint32_t node,
       frame_html(s, child.frame, strings);
       if (!child.children.empty()) {
         *s += "<ul>\n";
-        if (depth < 200) children_html(s, trie, c, strings, m, depth + 1);
-        else *s += "<li>(deeper levels not shown)</li>";
+        if (depth < 200)
+          children_html(s, trie, c, strings, m, depth + 1);
+        else
+          *s += "<li>(deeper levels not shown)</li>";
         *s += "</ul>";
       }
       *s += "</li>\n";

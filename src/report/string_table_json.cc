@@ -19,8 +19,10 @@ std::string string_table_json(const trace::StringTable& strings) {
     for (uint64_t i = 0; i < n; ++i) {
       if (i) out += ',';
       const std::string* s = i <= UINT32_MAX ? strings.get(static_cast<uint32_t>(i)) : nullptr;
-      if (s) trace::append_json_string(&out, *s);
-      else out += "null";
+      if (s)
+        trace::append_json_string(&out, *s);
+      else
+        out += "null";
     }
     out += ']';
   } else {

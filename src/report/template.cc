@@ -21,8 +21,10 @@ void render(PageWriter& out, std::string_view template_name, std::initializer_li
     std::string_view name = t.substr(open + 2, close - open - 2);
     for (const Slot& s : slots)
       if (s.name == name) {
-        if (s.has_write) s.write(out);
-        else out.put(s.value);
+        if (s.has_write)
+          s.write(out);
+        else
+          out.put(s.value);
         break;
       }
     pos = close + 2;
@@ -38,8 +40,8 @@ std::string_view fragment_text(std::string_view file, std::string_view name) {
   size_t a = t.find(open);
   size_t b = a == std::string_view::npos ? a : t.find(close, a);
   if (b == std::string_view::npos) {
-    std::fprintf(stderr, "internal error: no fragment %.*s in %.*s\n", int(name.size()), name.data(),
-                 int(file.size()), file.data());
+    std::fprintf(stderr, "internal error: no fragment %.*s in %.*s\n", int(name.size()),
+                 name.data(), int(file.size()), file.data());
     std::abort();
   }
   return t.substr(a + open.size(), b - a - open.size());
@@ -47,7 +49,8 @@ std::string_view fragment_text(std::string_view file, std::string_view name) {
 
 }  // namespace
 
-Html fragment(std::string_view file, std::string_view name, std::initializer_list<FragmentSlot> slots) {
+Html fragment(std::string_view file, std::string_view name,
+              std::initializer_list<FragmentSlot> slots) {
   std::string_view t = fragment_text(file, name);
   std::string out;
   size_t pos = 0;

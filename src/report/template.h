@@ -59,7 +59,8 @@ struct FragmentSlot {
 
 // Fragment `name` of template file `file`, its holes filled; aborts when the
 // fragment is missing (a build error, not an input error).
-Html fragment(std::string_view file, std::string_view name, std::initializer_list<FragmentSlot> slots);
+Html fragment(std::string_view file, std::string_view name,
+              std::initializer_list<FragmentSlot> slots);
 
 // Makes Html of embedded template text (only template.cc uses it).
 class TemplateText {

@@ -5,8 +5,10 @@
 namespace tlscope::trace {
 namespace {
 void put(std::string& s, const std::optional<uint32_t>& v) {
-  if (v) s += std::to_string(*v);
-  else s += '-';
+  if (v)
+    s += std::to_string(*v);
+  else
+    s += '-';
 }
 }  // namespace
 

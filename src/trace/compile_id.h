@@ -10,7 +10,7 @@
 namespace tlscope::trace {
 
 struct CompileId {
-  std::optional<uint32_t> autograd_id;       // compiled_autograd_id
+  std::optional<uint32_t> autograd_id;  // compiled_autograd_id
   std::optional<uint32_t> frame_id;
   std::optional<uint32_t> frame_compile_id;
   std::optional<uint32_t> attempt;

@@ -62,10 +62,18 @@ DecodeStatus EnvelopeDecoder::decode(std::string_view text, Envelope* out, std::
         continue;
       }
       switch (*key) {
-        case Key::kCompiledAutogradId: id.autograd_id = v; break;
-        case Key::kFrameId: id.frame_id = v; break;
-        case Key::kFrameCompileId: id.frame_compile_id = v; break;
-        default: id.attempt = v; break;
+        case Key::kCompiledAutogradId:
+          id.autograd_id = v;
+          break;
+        case Key::kFrameId:
+          id.frame_id = v;
+          break;
+        case Key::kFrameCompileId:
+          id.frame_compile_id = v;
+          break;
+        default:
+          id.attempt = v;
+          break;
       }
       continue;
     }

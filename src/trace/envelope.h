@@ -17,8 +17,8 @@ namespace tlscope::trace {
 
 enum class DecodeStatus {
   kOk,
-  kInvalidJson,   // not JSON, or not a JSON object: not copied to raw.jsonl
-  kSchemaError,   // a valid object that fails the schema: still copied to raw.jsonl
+  kInvalidJson,  // not JSON, or not a JSON object: not copied to raw.jsonl
+  kSchemaError,  // a valid object that fails the schema: still copied to raw.jsonl
 };
 
 struct Envelope {

@@ -43,7 +43,8 @@ void append_json(std::string* out, simdjson::dom::element e, bool pretty, int in
       }
       Field* fields = n <= 16 ? small : big.data();
       if (!sorted)
-        sort_fields(fields, fields + n, [](const Field& a, const Field& b) { return a.first < b.first; });
+        sort_fields(fields, fields + n,
+                    [](const Field& a, const Field& b) { return a.first < b.first; });
       out->push_back('{');
       for (size_t i = 0; i < n; ++i) {
         if (i) out->push_back(',');
@@ -74,13 +75,27 @@ void append_json(std::string* out, simdjson::dom::element e, bool pretty, int in
       out->push_back(']');
       return;
     }
-    case T::STRING: append_valid_json_string(out, e.get_string().value_unsafe()); return;
-    case T::INT64: append_json_int(out, e.get_int64().value_unsafe()); return;
-    case T::UINT64: append_json_uint(out, e.get_uint64().value_unsafe()); return;
-    case T::DOUBLE: append_json_double(out, e.get_double().value_unsafe()); return;
-    case T::BOOL: out->append(e.get_bool().value_unsafe() ? "true" : "false"); return;
-    case T::NULL_VALUE: out->append("null"); return;
-    default: out->append("null"); return;  // BIGINT in newer simdjson
+    case T::STRING:
+      append_valid_json_string(out, e.get_string().value_unsafe());
+      return;
+    case T::INT64:
+      append_json_int(out, e.get_int64().value_unsafe());
+      return;
+    case T::UINT64:
+      append_json_uint(out, e.get_uint64().value_unsafe());
+      return;
+    case T::DOUBLE:
+      append_json_double(out, e.get_double().value_unsafe());
+      return;
+    case T::BOOL:
+      out->append(e.get_bool().value_unsafe() ? "true" : "false");
+      return;
+    case T::NULL_VALUE:
+      out->append("null");
+      return;
+    default:
+      out->append("null");
+      return;  // BIGINT in newer simdjson
   }
 }
 

@@ -35,10 +35,14 @@ inline std::optional<int64_t> as_i64(element e) {
 }
 inline std::optional<double> as_f64(element e) {
   switch (e.type()) {
-    case element_type::DOUBLE: return e.get_double().value_unsafe();
-    case element_type::INT64: return static_cast<double>(e.get_int64().value_unsafe());
-    case element_type::UINT64: return static_cast<double>(e.get_uint64().value_unsafe());
-    default: return std::nullopt;
+    case element_type::DOUBLE:
+      return e.get_double().value_unsafe();
+    case element_type::INT64:
+      return static_cast<double>(e.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return static_cast<double>(e.get_uint64().value_unsafe());
+    default:
+      return std::nullopt;
   }
 }
 inline std::optional<std::string_view> as_str(element e) {

@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
-#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -44,13 +44,27 @@ void append_valid_json_string(std::string* out, std::string_view s) {
     if (!kJsonEscape.needs[c]) continue;
     out->append(s.data() + start, i - start);
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
       default: {
         static constexpr char kHex[] = "0123456789abcdef";
         char u[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
@@ -95,6 +109,5 @@ void append_json_double(std::string* out, double d) {
   fmt::format_to(std::back_inserter(*out), "{}", d);
   if (out->find_first_of(".eEn", at) == std::string::npos) out->append(".0");
 }
-
 
 }  // namespace tlscope::trace

@@ -28,7 +28,8 @@ struct KeysByLength {
   static constexpr size_t kMaxLength = 48;
   std::array<std::vector<std::pair<std::string_view, Key>>, kMaxLength + 1> buckets;
   KeysByLength() {
-    for (int i = 0; i < kKeyCount; ++i) buckets[kNames[i].size()].push_back({kNames[i], static_cast<Key>(i)});
+    for (int i = 0; i < kKeyCount; ++i)
+      buckets[kNames[i].size()].push_back({kNames[i], static_cast<Key>(i)});
   }
 };
 

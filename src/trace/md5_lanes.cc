@@ -52,10 +52,14 @@ constexpr int kShift[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, 
 
 constexpr int message_word(int i) {
   switch (i / 16) {
-    case 0: return i;
-    case 1: return (5 * i + 1) % 16;
-    case 2: return (3 * i + 5) % 16;
-    default: return (7 * i) % 16;
+    case 0:
+      return i;
+    case 1:
+      return (5 * i + 1) % 16;
+    case 2:
+      return (3 * i + 5) % 16;
+    default:
+      return (7 * i) % 16;
   }
 }
 
@@ -83,8 +87,8 @@ TLSCOPE_AVX2_INLINE void step(__m256i (&v)[4], const __m256i* w, const uint32_t*
   const __m256i c = v[(6 - I % 4) % 4];
   const __m256i d = v[(7 - I % 4) % 4];
   __m256i f = _mm256_add_epi32(mix<r>(b, c, d), a);
-  f = _mm256_add_epi32(f, _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(k[I])),
-                                           w[message_word(I)]));
+  f = _mm256_add_epi32(
+      f, _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(k[I])), w[message_word(I)]));
   a = _mm256_add_epi32(b, rotl<kShift[r][I % 4]>(f));
 }
 
@@ -134,10 +138,13 @@ TLSCOPE_AVX2 void compress(uint32_t (&state)[4][kLanes], const unsigned char* co
     gather_words(blocks + 8 * g, 0, w[g]);
     gather_words(blocks + 8 * g, 1, w[g]);
     for (int j = 0; j < 4; ++j)
-      v[g][j] = start[g][j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&state[j][8 * g]));
+      v[g][j] = start[g][j] =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&state[j][8 * g]));
   }
-  if constexpr (Groups == 2) all_steps(v[0], w[0], v[1], w[1], k, std::make_index_sequence<64>{});
-  else all_steps(v[0], w[0], k, std::make_index_sequence<64>{});
+  if constexpr (Groups == 2)
+    all_steps(v[0], w[0], v[1], w[1], k, std::make_index_sequence<64>{});
+  else
+    all_steps(v[0], w[0], k, std::make_index_sequence<64>{});
   for (int g = 0; g < Groups; ++g)
     for (int j = 0; j < 4; ++j)
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(&state[j][8 * g]),
@@ -152,14 +159,18 @@ inline void scalar_step(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k) 
   constexpr int r = I / 16;
   uint32_t& a = v[(4 - I % 4) % 4];
   const uint32_t b = v[(5 - I % 4) % 4], c = v[(6 - I % 4) % 4], d = v[(7 - I % 4) % 4];
-  uint32_t f = r == 0 ? d ^ (b & (c ^ d)) : r == 1 ? c ^ (d & (b ^ c)) : r == 2 ? b ^ c ^ d : c ^ (b | ~d);
+  uint32_t f = r == 0   ? d ^ (b & (c ^ d))
+               : r == 1 ? c ^ (d & (b ^ c))
+               : r == 2 ? b ^ c ^ d
+                        : c ^ (b | ~d);
   f += a + k[I] + w[message_word(I)];
   constexpr int sh = kShift[r][I % 4];
   a = b + ((f << sh) | (f >> (32 - sh)));
 }
 
 template <size_t... I>
-inline void scalar_steps(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k, std::index_sequence<I...>) {
+inline void scalar_steps(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k,
+                         std::index_sequence<I...>) {
   (scalar_step<static_cast<int>(I)>(v, w, k), ...);
 }
 
@@ -192,7 +203,8 @@ struct Lane {
     tail[rest] = 0x80;
     tail_blocks = rest + 9 <= 64 ? 1 : 2;
     uint64_t bits = static_cast<uint64_t>(m.size()) * 8;
-    for (int i = 0; i < 8; ++i) tail[tail_blocks * 64 - 8 + i] = static_cast<unsigned char>(bits >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+      tail[tail_blocks * 64 - 8 + i] = static_cast<unsigned char>(bits >> (8 * i));
     tail_done = 0;
   }
   const unsigned char* block() const { return whole_blocks ? next : tail + 64 * tail_done; }
@@ -215,7 +227,8 @@ constexpr int kScalarBelow = 3;
 void finish(Lane& lane, int l, const uint32_t (&state)[4][kLanes], Md5Digest* out) {
   Md5Digest& d = out[lane.message];
   for (int j = 0; j < 4; ++j)
-    for (int b = 0; b < 4; ++b) d.bytes[4 * j + b] = static_cast<unsigned char>(state[j][l] >> (8 * b));
+    for (int b = 0; b < 4; ++b)
+      d.bytes[4 * j + b] = static_cast<unsigned char>(state[j][l] >> (8 * b));
   lane.busy = false;
 }
 

@@ -26,8 +26,13 @@ void append_timestamp(std::string* out, int year, const GlogPrefix& p) {
     uint64_t value;
     int width;
   };
-  const Part parts[] = {{'"', static_cast<uint64_t>(year), 4}, {'-', p.month, 2}, {'-', p.day, 2},
-                        {'T', p.hour, 2}, {':', p.minute, 2}, {':', p.second, 2}, {'.', p.micros, 6}};
+  const Part parts[] = {{'"', static_cast<uint64_t>(year), 4},
+                        {'-', p.month, 2},
+                        {'-', p.day, 2},
+                        {'T', p.hour, 2},
+                        {':', p.minute, 2},
+                        {':', p.second, 2},
+                        {'.', p.micros, 6}};
   for (const Part& part : parts) {
     out->push_back(part.before);
     append_digits(out, part.value, part.width);

@@ -13,8 +13,21 @@ using json::element_type;
 using simdjson::dom::array;
 using simdjson::dom::object;
 
-enum class T { kU32, kU64, kI32, kF64, kStr, kBool, kStrList, kU64List, kStack, kObject, kSymInt,
-               kSymIntList, kAny };
+enum class T {
+  kU32,
+  kU64,
+  kI32,
+  kF64,
+  kStr,
+  kBool,
+  kStrList,
+  kU64List,
+  kStack,
+  kObject,
+  kSymInt,
+  kSymIntList,
+  kAny
+};
 
 struct Field {
   std::string_view name;
@@ -24,7 +37,8 @@ struct Field {
 
 bool is_i32(element e) {
   auto v = json::as_i64(e);
-  return v && *v >= std::numeric_limits<int32_t>::min() && *v <= std::numeric_limits<int32_t>::max();
+  return v && *v >= std::numeric_limits<int32_t>::min() &&
+         *v <= std::numeric_limits<int32_t>::max();
 }
 bool is_symint(element e) {
   return e.type() == element_type::STRING || e.type() == element_type::INT64 ||
@@ -34,22 +48,32 @@ bool is_symint(element e) {
 
 bool check_type(element e, T t, std::string* why) {
   switch (t) {
-    case T::kU32: return json::as_u32(e).has_value();
-    case T::kU64: return json::as_u64(e).has_value();
-    case T::kI32: return is_i32(e);
-    case T::kF64: return json::as_f64(e).has_value();
-    case T::kStr: return e.type() == element_type::STRING;
-    case T::kBool: return e.type() == element_type::BOOL;
-    case T::kObject: return e.type() == element_type::OBJECT;
-    case T::kSymInt: return is_symint(e);
-    case T::kAny: return true;
-    case T::kStack: return check_stack(e, why);
+    case T::kU32:
+      return json::as_u32(e).has_value();
+    case T::kU64:
+      return json::as_u64(e).has_value();
+    case T::kI32:
+      return is_i32(e);
+    case T::kF64:
+      return json::as_f64(e).has_value();
+    case T::kStr:
+      return e.type() == element_type::STRING;
+    case T::kBool:
+      return e.type() == element_type::BOOL;
+    case T::kObject:
+      return e.type() == element_type::OBJECT;
+    case T::kSymInt:
+      return is_symint(e);
+    case T::kAny:
+      return true;
+    case T::kStack:
+      return check_stack(e, why);
     case T::kStrList:
     case T::kU64List:
     case T::kSymIntList: {
       if (e.type() != element_type::ARRAY) return false;
       for (element item : array(e)) {
-        bool ok = t == T::kStrList ? item.type() == element_type::STRING
+        bool ok = t == T::kStrList   ? item.type() == element_type::STRING
                   : t == T::kU64List ? json::as_u64(item).has_value()
                                      : is_symint(item);
         if (!ok) return false;
@@ -97,11 +121,22 @@ bool check_sentinel(element value, std::string* why) {
 bool check_tensor(element v, std::initializer_list<Field> fields, std::string* why) {
   if (!check_fields(v, fields, why)) return false;
   // Booleans default to false when missing, but an explicit null is an error.
-  static constexpr std::string_view kBools[] = {
-      "is_inference", "is_leaf", "requires_grad", "is_sparse", "is_mkldnn",
-      "is_functorch_wrapped", "is_batchedtensor", "is_legacy_batchedtensor",
-      "is_gradtrackingtensor", "is_view", "is_nested", "is_traceable_wrapper_subclass",
-      "is_functional", "is_conj", "is_neg", "is_parameter"};
+  static constexpr std::string_view kBools[] = {"is_inference",
+                                                "is_leaf",
+                                                "requires_grad",
+                                                "is_sparse",
+                                                "is_mkldnn",
+                                                "is_functorch_wrapped",
+                                                "is_batchedtensor",
+                                                "is_legacy_batchedtensor",
+                                                "is_gradtrackingtensor",
+                                                "is_view",
+                                                "is_nested",
+                                                "is_traceable_wrapper_subclass",
+                                                "is_functional",
+                                                "is_conj",
+                                                "is_neg",
+                                                "is_parameter"};
   object o(v);
   for (auto name : kBools) {
     element e;
@@ -123,8 +158,10 @@ bool check_stack(element value, std::string* why) {
   }
   for (element frame : array(value)) {
     if (!check_fields(frame,
-                      {{"filename", T::kU32, true}, {"line", T::kI32, true},
-                       {"name", T::kStr, true}, {"loc", T::kStr},
+                      {{"filename", T::kU32, true},
+                       {"line", T::kI32, true},
+                       {"name", T::kStr, true},
+                       {"loc", T::kStr},
                        {"uninterned_filename", T::kStr}},
                       why)) {
       *why = "invalid stack frame: " + *why;
@@ -136,7 +173,16 @@ bool check_stack(element value, std::string* why) {
 
 namespace {
 
-enum class Shape { kAny, kString, kStack, kStrIndex, kSentinel, kObject, kObjectOrSentinel, kTensor };
+enum class Shape {
+  kAny,
+  kString,
+  kStack,
+  kStrIndex,
+  kSentinel,
+  kObject,
+  kObjectOrSentinel,
+  kTensor
+};
 
 bool check_str_index(element v) {
   if (v.type() != element_type::ARRAY) return false;
@@ -152,17 +198,24 @@ bool check_str_index(element v) {
 bool check_shape(Key key, Shape shape, std::initializer_list<Field> fields, element v,
                  std::string* why) {
   switch (shape) {
-    case Shape::kAny: return true;  // the compile-id group is checked by the envelope decoder
+    case Shape::kAny:
+      return true;  // the compile-id group is checked by the envelope decoder
     case Shape::kString:
       if (v.type() == element_type::STRING) return true;
       *why = std::string(key_name(key)) + " is not a string";
       return false;
-    case Shape::kStack: return check_stack(v, why);
-    case Shape::kStrIndex: return check_str_index(v);
-    case Shape::kSentinel: return check_sentinel(v, why);
-    case Shape::kObject: return check_fields(v, fields, why);
-    case Shape::kObjectOrSentinel: return v.type() == element_type::OBJECT || check_sentinel(v, why);
-    case Shape::kTensor: return check_tensor(v, fields, why);
+    case Shape::kStack:
+      return check_stack(v, why);
+    case Shape::kStrIndex:
+      return check_str_index(v);
+    case Shape::kSentinel:
+      return check_sentinel(v, why);
+    case Shape::kObject:
+      return check_fields(v, fields, why);
+    case Shape::kObjectOrSentinel:
+      return v.type() == element_type::OBJECT || check_sentinel(v, why);
+    case Shape::kTensor:
+      return check_tensor(v, fields, why);
   }
   return false;
 }
@@ -173,13 +226,14 @@ bool check_key_value(Key key, element v, std::string* why) {
   // One case per row of trace/events.def: the row's shape and fields.
 #define REQ(field, type) Field{#field, T::k##type, true},
 #define OPT(field, type) Field{#field, T::k##type, false},
-#define TLSCOPE_KEY(KEY, name, role, shape, ingest, page, ...) \
-  case Key::KEY:                                             \
+#define TLSCOPE_KEY(KEY, name, role, shape, ingest, page, ...)                 \
+  case Key::KEY:                                                               \
     if (check_shape(key, Shape::k##shape, {__VA_ARGS__}, v, why)) return true; \
     break;
   switch (key) {
 #include "trace/events.def"
-    case Key::kCount: break;
+    case Key::kCount:
+      break;
   }
 #undef TLSCOPE_KEY
 #undef OPT

@@ -13,7 +13,8 @@ namespace tlscope::trace {
 // True when `value` (not null) is valid for `key`; else false with a reason.
 bool check_key_value(Key key, simdjson::dom::element value, std::string* why);
 
-// A StackSummary: array of frames {filename: u32, line: i32, name: string, loc?, uninterned_filename?}.
+// A StackSummary: array of frames {filename: u32, line: i32, name: string, loc?,
+// uninterned_filename?}.
 bool check_stack(simdjson::dom::element value, std::string* why);
 
 }  // namespace tlscope::trace

@@ -60,10 +60,10 @@ class Shower : public RecordVisitor {
     found_id_ = true;
     for (const auto& name : names_of(*rec.env)) {
       if (wanted_.empty()) {
-        listing_.push_back(fmt::format("{}\t{}\t{}\tline {}", name, cid->bare(),
-                                       rec.has_payload ? fmt::format("{} bytes", rec.payload.size())
-                                                       : "no payload",
-                                       rec.lineno));
+        listing_.push_back(fmt::format(
+            "{}\t{}\t{}\tline {}", name, cid->bare(),
+            rec.has_payload ? fmt::format("{} bytes", rec.payload.size()) : "no payload",
+            rec.lineno));
         continue;
       }
       print_if_wanted(rec, name);
@@ -73,7 +73,8 @@ class Shower : public RecordVisitor {
       auto rr = tj::field(simdjson::dom::object(rec.env->value(Key::kCompilationMetrics)),
                           "restart_reasons");
       if (rr && rr->type() == simdjson::dom::element_type::ARRAY)
-        for (auto r : simdjson::dom::array(*rr)) emit("restart_reasons", rec, std::string(*tj::as_str(r)));
+        for (auto r : simdjson::dom::array(*rr))
+          emit("restart_reasons", rec, std::string(*tj::as_str(r)));
     }
   }
 
@@ -118,7 +119,8 @@ class Shower : public RecordVisitor {
     std::string s;
     for (auto g : simdjson::dom::array(doc))
       if (g.type() == simdjson::dom::element_type::OBJECT)
-        if (auto code = tj::str_field(simdjson::dom::object(g), "code")) s += std::string(*code) + "\n";
+        if (auto code = tj::str_field(simdjson::dom::object(g), "code"))
+          s += std::string(*code) + "\n";
     return s;
   }
 
@@ -146,8 +148,7 @@ class Shower : public RecordVisitor {
 }  // namespace
 
 int show_artifact(const std::string& log, const std::string& compile_id,
-                  const std::string& artifact, FILE* out, std::string* error,
-                  Stats* stats_out) {
+                  const std::string& artifact, FILE* out, std::string* error, Stats* stats_out) {
   auto id = parse_bare_compile_id(compile_id);
   if (!id) {
     *error = "not a compile id: " + compile_id + " (expected e.g. 0/1, 0/1_1 or !0/0/0)";

@@ -2,10 +2,10 @@
 // process-wide state, so ranks never see each other's strings.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <algorithm>
 #include <unordered_map>
 #include <vector>
 

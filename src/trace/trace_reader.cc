@@ -18,8 +18,8 @@ void TraceReader::message(const std::string& text) {
   if (opts_.verbose || messages_ <= opts_.max_messages) {
     std::fprintf(stderr, "%s%s\n", who, text.c_str());
   } else if (opts_.max_messages > 0 && messages_ == opts_.max_messages + 1) {
-    std::fprintf(stderr,
-                 "%s(further per-line messages are counted, not printed; use -v to see all)\n", who);
+    std::fprintf(
+        stderr, "%s(further per-line messages are counted, not printed; use -v to see all)\n", who);
   }
 }
 
@@ -116,8 +116,10 @@ void TraceReader::run(RecordVisitor* visitor) {
   if (!lines_->error().empty()) {
     ++stats_->read_errors;
     // The records read before stay good: a warning, counted for --strict.
-    std::fprintf(stderr, "%sWarning: the log could not be read to its end (%s); the results cover "
-                 "what was read\n", opts_.message_prefix.c_str(), lines_->error().c_str());
+    std::fprintf(stderr,
+                 "%sWarning: the log could not be read to its end (%s); the results cover "
+                 "what was read\n",
+                 opts_.message_prefix.c_str(), lines_->error().c_str());
   }
 }
 

@@ -32,12 +32,15 @@ TEST_F(CliMessages, MissingLogSaysNoSuchFileEverywhere) {
   std::string nope = p("nope.log");
   for (std::vector<std::string> args :
        {std::vector<std::string>{nope, "-o", p("o"), "--no-browser"},
-        {"summary", nope}, {"check", nope}, {"show", nope, "0/0"}}) {
+        {"summary", nope},
+        {"check", nope},
+        {"show", nope, "0/0"}}) {
     SCOPED_TRACE(args[0]);
     RunResult r = run(args);
     EXPECT_EQ(r.exit_code, 1);
-    std::string want = args[0] == "summary" || args[0] == "check" ? nope + ": no such file or folder"
-                                                                  : nope + ": no such file";
+    std::string want = args[0] == "summary" || args[0] == "check"
+                           ? nope + ": no such file or folder"
+                           : nope + ": no such file";
     EXPECT_EQ(messages(r), Lines{"Error: " + want}) << r.err;
   }
   EXPECT_FALSE(fs::exists(tmp_ / "o"));
@@ -85,8 +88,9 @@ TEST_F(CliMessages, OutputFolderThatCannotBeOne) {
   write_file(tmp_ / "a_file", "keep");
   RunResult r = run({kExample.string(), "-o", p("a_file"), "--no-browser"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(messages(r), Lines{"Error: " + p("a_file") +
-                               " is a file, not a folder: -o names the folder to write the report into"});
+  EXPECT_EQ(messages(r),
+            Lines{"Error: " + p("a_file") +
+                  " is a file, not a folder: -o names the folder to write the report into"});
   EXPECT_EQ(read_file(tmp_ / "a_file"), "keep");
   r = run({kExample.string(), "-o", "", "--no-browser"});
   EXPECT_EQ(r.exit_code, 2);
@@ -121,7 +125,8 @@ TEST_F(CliMessages, NumbersOutOfRangeGetAShortMessage) {
     EXPECT_EQ(r.out, "");
   }
   // In range: the limits apply (example.log: 2 recompiles, 9.17 s).
-  RunResult r = run({"check", kExample.string(), "--max-recompiles", "2", "--max-compile-seconds", "9.5"});
+  RunResult r =
+      run({"check", kExample.string(), "--max-recompiles", "2", "--max-compile-seconds", "9.5"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   r = run({"check", kExample.string(), "--max-recompiles", "1", "--max-compile-seconds", "9"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -143,7 +148,8 @@ TEST_F(CliMessages, ALogWithoutTraceRecordsWarns) {
   EXPECT_TRUE(fs::is_regular_file(tmp_ / "o1" / "index.html"));
   r = run({empty, "-o", p("o2"), "--no-browser", "--strict"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(messages(r), Lines{"Error: --strict: " + empty_why + "; the report was written to " + p("o2")});
+  EXPECT_EQ(messages(r),
+            Lines{"Error: --strict: " + empty_why + "; the report was written to " + p("o2")});
 
   r = run({notes, "-o", p("o3"), "--no-browser"});
   EXPECT_EQ(r.exit_code, 0);
@@ -159,8 +165,8 @@ TEST_F(CliMessages, ALogWithoutTraceRecordsWarns) {
   EXPECT_EQ(messages(r).back(), "Warning: " + notes_why);
   r = run({"show", notes, "0/0"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(messages(r), (Lines{"Warning: " + notes_why,
-                                "Error: compile id 0/0 does not occur in " + notes}));
+  EXPECT_EQ(messages(r),
+            (Lines{"Warning: " + notes_why, "Error: compile id 0/0 does not occur in " + notes}));
   // A real log gives no such warning.
   r = run({"summary", kExample.string()});
   EXPECT_EQ(r.exit_code, 0);
@@ -170,8 +176,9 @@ TEST_F(CliMessages, ALogWithoutTraceRecordsWarns) {
 TEST_F(CliMessages, ATruncatedCompressedLogIsAWarning) {
   gzip_file(read_file(kExample), tmp_ / "cut.log.gz");
   fs::resize_file(tmp_ / "cut.log.gz", fs::file_size(tmp_ / "cut.log.gz") / 2);
-  const std::string warn = "Warning: the log could not be read to its end (truncated gzip stream); "
-                           "the results cover what was read";
+  const std::string warn =
+      "Warning: the log could not be read to its end (truncated gzip stream); "
+      "the results cover what was read";
   RunResult r = run({p("cut.log.gz"), "-o", p("o"), "--no-browser"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.error_lines().empty()) << r.err;
@@ -194,8 +201,8 @@ TEST_F(CliMessages, LatestNamesTheFileItPicked) {
   fs::copy_file(kExample, tmp_ / "logs" / "run.log");
   RunResult r = run({p("logs"), "--latest", "-o", p("o"), "--no-browser"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(messages(r).front(),
-            "Reading the newest file in " + p("logs") + ": " + (tmp_ / "logs" / "run.log").string());
+  EXPECT_EQ(messages(r).front(), "Reading the newest file in " + p("logs") + ": " +
+                                     (tmp_ / "logs" / "run.log").string());
 }
 
 }  // namespace

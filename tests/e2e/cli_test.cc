@@ -17,7 +17,9 @@ using nlohmann::json;
 
 fs::path simple_log() { return corpus_inputs() / "simple.log"; }
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+bool contains(const std::string& s, const std::string& what) {
+  return s.find(what) != std::string::npos;
+}
 std::string lower_copy(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -58,7 +60,8 @@ TEST_F(Cli, MissingInputIsAnError) {
   RunResult r = run({(tmp_ / "nope.log").string(), "-o", out().string(), "--no-browser"});
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
-  EXPECT_EQ(r.error_lines()[0], "Error: " + (tmp_ / "nope.log").string() + ": no such file") << r.err;
+  EXPECT_EQ(r.error_lines()[0], "Error: " + (tmp_ / "nope.log").string() + ": no such file")
+      << r.err;
 }
 
 TEST_F(Cli, ExistingOutputFolderNeedsOverwrite) {
@@ -82,7 +85,8 @@ TEST_F(Cli, OverwriteRefusesAFolderThatIsNotAReport) {
 }
 
 TEST_F(CorpusCli, OverwriteReplacesAPreviousReport) {
-  RunResult r = run({(corpus_inputs() / "comp_metrics.log").string(), "-o", out().string(), "--no-browser"});
+  RunResult r =
+      run({(corpus_inputs() / "comp_metrics.log").string(), "-o", out().string(), "--no-browser"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   write_file(out() / "stale.txt", "old");
   ASSERT_TRUE(fs::exists(out() / "-_1_0_1"));
@@ -129,14 +133,16 @@ TEST_F(Cli, LatestErrors) {
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
   EXPECT_TRUE(contains(r.error_lines()[0], "No files found")) << r.err;
 
-  r = run({(tmp_ / "empty").string(), "--latest", "--all-ranks-html", "-o", out().string(), "--no-browser"});
+  r = run({(tmp_ / "empty").string(), "--latest", "--all-ranks-html", "-o", out().string(),
+           "--no-browser"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "--latest cannot be used with --all-ranks-html")) << r.err;
 }
 
 TEST_F(Cli, StrictCompileIdFailsOnlyOnInvalidIds) {
   write_file(tmp_ / "bad_id.log",
-             marker_record(0) + record({{"link", {{"name", "l"}, {"url", "http://x"}}}, {"frame_id", -1}}));
+             marker_record(0) +
+                 record({{"link", {{"name", "l"}, {"url", "http://x"}}}, {"frame_id", -1}}));
   RunResult r = run({(tmp_ / "bad_id.log").string(), "-o", out().string(), "--no-browser",
                      "--strict-compile-id"});
   EXPECT_EQ(r.exit_code, 1);
@@ -161,13 +167,16 @@ TEST_F(Cli, StrictCompileIdFailsOnlyOnInvalidIds) {
 }
 
 TEST_F(CorpusCli, CompressedInputsGiveTheSameReport) {
-  RunResult r = run({simple_log().string(), "-o", (tmp_ / "plain").string(), "--no-browser", "--strict"});
+  RunResult r =
+      run({simple_log().string(), "-o", (tmp_ / "plain").string(), "--no-browser", "--strict"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json want = json::parse(read_file(tmp_ / "plain" / "compile_directory.json"));
   std::string want_jsonl = read_file(tmp_ / "plain" / "raw.jsonl");
 
   gzip_file(read_file(simple_log()), tmp_ / "simple.log.gz");
-  ASSERT_EQ(run_shell("zstd -q -f -o '" + (tmp_ / "simple.log.zst").string() + "' '" + simple_log().string() + "'"), 0);
+  ASSERT_EQ(run_shell("zstd -q -f -o '" + (tmp_ / "simple.log.zst").string() + "' '" +
+                      simple_log().string() + "'"),
+            0);
   // The format is told by the magic bytes, not the name.
   fs::copy_file(tmp_ / "simple.log.zst", tmp_ / "zstd_named.log");
   for (auto name : {"simple.log.gz", "simple.log.zst", "zstd_named.log"}) {
@@ -189,7 +198,9 @@ TEST_F(CorpusCli, PlainTextWritesOutputCodeAsTxt) {
   for (auto& a : dir["[0/0]"]["artifacts"]) {
     std::string url = a["url"];
     if (url.find("inductor_output_code") == std::string::npos) continue;
-    EXPECT_TRUE(std::regex_match(url, std::regex(R"(-_0_0_0/inductor_output_code_[a-z0-9]+_\d+\.txt)"))) << url;
+    EXPECT_TRUE(
+        std::regex_match(url, std::regex(R"(-_0_0_0/inductor_output_code_[a-z0-9]+_\d+\.txt)")))
+        << url;
     std::string code = read_file(out() / url);
     EXPECT_EQ(code.rfind("# AOT ID: ['0_inference']\n", 0), 0u) << code.substr(0, 100);
     EXPECT_EQ(code.find("<pre"), std::string::npos);

@@ -50,8 +50,8 @@ std::set<std::string> names_of(const std::vector<fs::path>& logs) {
 // A sample of both sources, so a wrong path cannot silently skip them.
 TEST(CorpusInventory, FindsAllLogs) {
   auto names = names_of(corpus_logs());
-  for (auto n : {"simple.log", "comp_metrics.log", "cache_hit_miss.log",
-                 "inductor_provenance_jit_log.txt"})
+  for (auto n :
+       {"simple.log", "comp_metrics.log", "cache_hit_miss.log", "inductor_provenance_jit_log.txt"})
     EXPECT_EQ(names.count(n), 1u) << n;
   EXPECT_GE(names.size(), 19u);
   EXPECT_TRUE(fs::is_directory(corpus_inputs()));
@@ -81,7 +81,8 @@ std::vector<IndexEntry> products(const std::string& html) {
     e.label = html.substr(pos + open.size(), q - pos - open.size());
     size_t end = html.find("</ul></li>", q);
     std::string body = html.substr(q, end - q);
-    for (size_t k = body.find("<li>"); k != std::string::npos; k = body.find("<li>", k + 1)) ++e.outputs;
+    for (size_t k = body.find("<li>"); k != std::string::npos; k = body.find("<li>", k + 1))
+      ++e.outputs;
     v.push_back(e);
     pos = html.find(open, end);
   }

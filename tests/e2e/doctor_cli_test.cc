@@ -63,22 +63,22 @@ TEST_F(Doctor, CheckPassesWithinLimits) {
 // adam_exponential_lr has two graph breaks; its third restart reason is
 // Dynamo's internal TensorifyScalarRestartAnalysis, not a break in user code.
 TEST_F(Doctor, CheckCountsGraphBreaksNotInternalRestarts) {
-  RunResult r = run({"check", (kRecorded / "adam_exponential_lr.log.gz").string(),
-                     "--max-graph-breaks", "2"});
+  RunResult r = run(
+      {"check", (kRecorded / "adam_exponential_lr.log.gz").string(), "--max-graph-breaks", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  r = run({"check", (kRecorded / "adam_exponential_lr.log.gz").string(), "--max-graph-breaks",
-           "1"});
+  r = run(
+      {"check", (kRecorded / "adam_exponential_lr.log.gz").string(), "--max-graph-breaks", "1"});
   EXPECT_EQ(r.out, "tlscope check: graph breaks: 2 > 1\n");
 }
 
 TEST_F(Doctor, CheckUsageErrorsExitTwo) {
   fs::path log = gen("shape");
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"check"},
-           {"check", log.string(), "--max-recompiles", "many"},
-           {"check", log.string(), "--max-recompiles", "-1"},
-           {"check", log.string(), "--bogus-limit", "3"},
-           {"check", log.string(), log.string()}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"check"},
+                                             {"check", log.string(), "--max-recompiles", "many"},
+                                             {"check", log.string(), "--max-recompiles", "-1"},
+                                             {"check", log.string(), "--bogus-limit", "3"},
+                                             {"check", log.string(), log.string()}}) {
     RunResult r = run(args);
     std::string cmd;
     for (const auto& a : args) cmd += a + " ";
@@ -93,7 +93,8 @@ TEST_F(Doctor, ShowRecompilesPrintsTheReasonText) {
   fs::path log = gen("shape");
   RunResult r = run({"show", log.string(), "0/1", "recompiles"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^==> recompile_reasons \[0/1\] line \d+ <==\n)")))
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex(R"(^==> recompile_reasons \[0/1\] line \d+ <==\n)")))
       << r.out;
   EXPECT_TRUE(has(r.out, "\n0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3\n"))
       << r.out;
@@ -120,7 +121,8 @@ TEST_F(Doctor, ShowWithoutArtifactListsTheCompilesRecords) {
   for (const auto& l : split_lines(r.out)) {
     auto tab = l.find('\t');
     ASSERT_NE(tab, std::string::npos) << l;
-    EXPECT_TRUE(std::regex_search(l, std::regex(R"(^[a-z_]+\t0/0\t(\d+ bytes|no payload)\tline \d+$)")))
+    EXPECT_TRUE(
+        std::regex_search(l, std::regex(R"(^[a-z_]+\t0/0\t(\d+ bytes|no payload)\tline \d+$)")))
         << l;
     names.insert(l.substr(0, tab));
   }
@@ -244,8 +246,8 @@ TEST_F(Doctor, DoctorLinksResolveForEveryCaseAndRecordedLog) {
   for (const char* c : {"shape", "optimizer_constant", "large_frame", "print_logging",
                         "data_dependent", "skipped", "unclassified", "compile_error"})
     logs.push_back(gen(c));
-  for (const char* r : {"adam_exponential_lr.log.gz", "data_dependent_branch.log.gz",
-                        "recompile_limit.log.gz"})
+  for (const char* r :
+       {"adam_exponential_lr.log.gz", "data_dependent_branch.log.gz", "recompile_limit.log.gz"})
     logs.push_back(kRecorded / r);
   expect_doctor_links_resolve(logs, tmp_.path());
 }
@@ -267,25 +269,28 @@ std::string markup_log() {
     return e;
   };
   auto metrics = [&](int frame, int fcid, json extra) {
-    json m = {{"co_name", "<lambda>"}, {"co_filename", "/p/<b>m.py"}, {"co_firstlineno", 3},
-              {"restart_reasons", json::array()}, {"graph_op_count", 60},
-              {"entire_frame_compile_time_s", 0.5}};
+    json m = {{"co_name", "<lambda>"}, {"co_filename", "/p/<b>m.py"},
+              {"co_firstlineno", 3},   {"restart_reasons", json::array()},
+              {"graph_op_count", 60},  {"entire_frame_compile_time_s", 0.5}};
     m.update(extra);
     return record(ids({{"compilation_metrics", m}}, frame, fcid));
   };
   auto reasons = [&](int fcid, const std::string& payload) {
-    return record(ids({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}}, 0, fcid),
-                  payload);
+    return record(
+        ids({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}}, 0, fcid),
+        payload);
   };
   std::string log;
   log += record(ids({{"dynamo_start", {{"stack", json::array()}}}}, 0, 0));
-  log += record(ids({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}}, 0, 0),
-                "Graph break in user code at /p/<b>m.py:5\nGraph Break Reason: Data-dependent "
-                "branching <img src=x onerror=alert(2)>\n  Explanation: attempted to jump\n");
+  log += record(
+      ids({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}}, 0, 0),
+      "Graph break in user code at /p/<b>m.py:5\nGraph Break Reason: Data-dependent "
+      "branching <img src=x onerror=alert(2)>\n  Explanation: attempted to jump\n");
   log += metrics(0, 0, json::object());
   for (int k = 1; k <= 3; ++k) {
     log += reasons(k, json::array({std::to_string(0) + "/" + std::to_string(k - 1) +
-                                   ": L['s'] == '<script>alert(1)</script>'"}).dump());
+                                   ": L['s'] == '<script>alert(1)</script>'"})
+                          .dump());
     log += metrics(0, k, json::object());
   }
   log += metrics(1, 0, {{"fail_type", "<i>Bad</i>"}, {"fail_reason", "<script>alert(3)</script>"}});
@@ -323,21 +328,32 @@ TEST_F(Doctor, IndexEscapesLogText) {
 TEST_F(Doctor, GraphBreakClassComesFromTheReasonNotFromPaths) {
   const std::string lib =
       "/home/user/.venv/lib/python3.11/site-packages/lightning/pytorch/loggers/tensorboard.py";
-  json start = {{"dynamo_start", {{"stack", json::array()}}}, {"frame_id", 0},
-                {"frame_compile_id", 0}, {"attempt", 0}};
+  json start = {{"dynamo_start", {{"stack", json::array()}}},
+                {"frame_id", 0},
+                {"frame_compile_id", 0},
+                {"attempt", 0}};
   json art = {{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}},
-              {"frame_id", 0}, {"frame_compile_id", 0}, {"attempt", 0}};
-  json met = {{"compilation_metrics", {{"co_name", "log_metrics"}, {"co_filename", lib},
-                                       {"co_firstlineno", 180}, {"restart_reasons", json::array()},
-                                       {"entire_frame_compile_time_s", 0.25}}},
-              {"frame_id", 0}, {"frame_compile_id", 0}, {"attempt", 0}};
+              {"frame_id", 0},
+              {"frame_compile_id", 0},
+              {"attempt", 0}};
+  json met = {{"compilation_metrics",
+               {{"co_name", "log_metrics"},
+                {"co_filename", lib},
+                {"co_firstlineno", 180},
+                {"restart_reasons", json::array()},
+                {"entire_frame_compile_time_s", 0.25}}},
+              {"frame_id", 0},
+              {"frame_compile_id", 0},
+              {"attempt", 0}};
   std::string text =
-      "Graph break in user code at " + lib + ":184\nGraph Break Reason: Data-dependent branching\n"
+      "Graph break in user code at " + lib +
+      ":184\nGraph Break Reason: Data-dependent branching\n"
       "  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo "
       "does not support tracing dynamic control flow.\n  Hint: Use `torch.cond` to express "
       "dynamic control flow.\n\n  Developer debug context: attempted to jump with "
       "TensorVariable()\n\nUser code traceback:\n  File \"/home/user/project/train.py\", line 97, "
-      "in train\n  File \"" + lib + "\", line 184, in log_metrics\n\nNoneType: None\n";
+      "in train\n  File \"" +
+      lib + "\", line 184, in log_metrics\n\nNoneType: None\n";
   fs::path log = tmp_ / "lib.log";
   write_file(log, record(start) + record(art, text) + record(met));
   json s = summary_json(log, tmp_.path());
@@ -385,11 +401,11 @@ void expect_summary_fits(const std::vector<fs::path>& logs, const fs::path& tmp)
 
 TEST_F(Doctor, SummaryTextFitsHundredColumnsWithoutEscapes) {
   std::vector<fs::path> logs;
-  for (const char* c : {"shape", "constant", "optimizer_constant", "object_identity",
-                        "global_state", "tensor_property", "recompile_limit", "large_frame",
-                        "print_logging", "data_dependent", "dynamic_shape_op", "numpy", "skipped",
-                        "explicit_graph_break", "context_manager", "unsupported_bytecode",
-                        "unclassified", "compile_error"})
+  for (const char* c :
+       {"shape", "constant", "optimizer_constant", "object_identity", "global_state",
+        "tensor_property", "recompile_limit", "large_frame", "print_logging", "data_dependent",
+        "dynamic_shape_op", "numpy", "skipped", "explicit_graph_break", "context_manager",
+        "unsupported_bytecode", "unclassified", "compile_error"})
     logs.push_back(gen(c));
   for (const char* r : {"adam_exponential_lr.log.gz", "recompile_limit.log.gz",
                         "print_graph_break.log.gz", "compile_error.log.gz"})
@@ -409,22 +425,26 @@ TEST_F(Doctor, SummaryTextContent) {
   auto lines = split_lines(r.out);
   ASSERT_GE(lines.size(), 3u);
   EXPECT_EQ(lines[0].rfind("tlscope summary: ", 0), 0u) << lines[0];
-  EXPECT_EQ(lines[1], "1 frame, 4 compiles, 3 recompiles, 0 graph breaks, 0 failures, 2.25 s "
-                      "compiling");
-  EXPECT_TRUE(has(r.out, "        3x [shape] (0/1 0/2 0/3) tensor 'x' size mismatch at index 0. "
-                         "expected 2, actual 3\n"))
+  EXPECT_EQ(lines[1],
+            "1 frame, 4 compiles, 3 recompiles, 0 graph breaks, 0 failures, 2.25 s "
+            "compiling");
+  EXPECT_TRUE(has(r.out,
+                  "        3x [shape] (0/1 0/2 0/3) tensor 'x' size mismatch at index 0. "
+                  "expected 2, actual 3\n"))
       << r.out;
   EXPECT_TRUE(has(r.out, "- [shape] ")) << r.out;
   EXPECT_TRUE(has(r.out, "(0/1 0/2 0/3)")) << r.out;
 
   // Unclassified reasons are listed, not hidden, under their class name.
   r = run({"summary", gen("unclassified").string()});
-  EXPECT_TRUE(has(r.out, "1x [unclassified] (0/1) not ___dict_contains('use_fast_path', G['FLAGS'])"))
+  EXPECT_TRUE(
+      has(r.out, "1x [unclassified] (0/1) not ___dict_contains('use_fast_path', G['FLAGS'])"))
       << r.out;
   EXPECT_TRUE(has(r.out, "- [unclassified] ")) << r.out;
 
   r = run({"summary", gen("recompile_limit").string()});
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n +0 forward +9 +8! +0 +1\.87[78]\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n +0 forward +9 +8! +0 +1\.87[78]\n)")))
+      << r.out;
   EXPECT_TRUE(has(r.out, "\nFailures\n  0/8 Unsupported: Dynamo recompile limit exceeded\n"))
       << r.out;
 }
@@ -434,17 +454,25 @@ TEST_F(Doctor, SummaryTextClipsUtf8OnCharacterBoundaries) {
   std::string value;
   for (int i = 0; i < 60; ++i) value += "\xc3\xa9";  // é
   std::string reason = "0/0: L['s'] == '" + value + "'";
-  json start = {{"dynamo_start", {{"stack", json::array()}}}, {"frame_id", 0},
-                {"frame_compile_id", 0}, {"attempt", 0}};
+  json start = {{"dynamo_start", {{"stack", json::array()}}},
+                {"frame_id", 0},
+                {"frame_compile_id", 0},
+                {"attempt", 0}};
   auto met = [](int k) {
-    return record({{"compilation_metrics", {{"co_name", "f"}, {"co_filename", "/p/m.py"},
-                                            {"co_firstlineno", 1},
-                                            {"entire_frame_compile_time_s", 0.5}}},
-                   {"frame_id", 0}, {"frame_compile_id", k}, {"attempt", 0}});
+    return record({{"compilation_metrics",
+                    {{"co_name", "f"},
+                     {"co_filename", "/p/m.py"},
+                     {"co_firstlineno", 1},
+                     {"entire_frame_compile_time_s", 0.5}}},
+                   {"frame_id", 0},
+                   {"frame_compile_id", k},
+                   {"attempt", 0}});
   };
   std::string log = record(start) + met(0) +
                     record({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}},
-                            {"frame_id", 0}, {"frame_compile_id", 1}, {"attempt", 0}},
+                            {"frame_id", 0},
+                            {"frame_compile_id", 1},
+                            {"attempt", 0}},
                            json::array({reason}).dump()) +
                     met(1);
   fs::path p = tmp_ / "utf8.log";

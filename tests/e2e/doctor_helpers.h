@@ -115,8 +115,8 @@ inline std::vector<std::string> all_reasons(const nlohmann::json& s) {
 // The summary.json of a report folder written by `tlscope LOG -o OUT`.
 inline nlohmann::json report_summary(const fs::path& log, const fs::path& out,
                                      const fs::path& scratch) {
-  RunResult r = run_tlscope({log.string(), "-o", out.string(), "--no-browser", "--overwrite"},
-                            scratch);
+  RunResult r =
+      run_tlscope({log.string(), "-o", out.string(), "--no-browser", "--overwrite"}, scratch);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (!fs::exists(out / "summary.json")) {
     ADD_FAILURE() << "no summary.json in " << out;

@@ -27,8 +27,11 @@ std::string start(int frame, int fcid, int attempt = 0) {
 }
 
 std::string metrics(int frame, int fcid, json fields, int attempt = 0) {
-  json m = {{"co_name", "f"}, {"co_filename", "/p/m.py"}, {"co_firstlineno", 3},
-            {"restart_reasons", json::array()}, {"graph_op_count", 4}};
+  json m = {{"co_name", "f"},
+            {"co_filename", "/p/m.py"},
+            {"co_firstlineno", 3},
+            {"restart_reasons", json::array()},
+            {"graph_op_count", 4}};
   if (fields.is_object()) m.update(fields);  // {} arrives as null
   json e = ids(frame, fcid, attempt);
   e["compilation_metrics"] = m;
@@ -68,10 +71,12 @@ class CorpusDoctorLogs : public DoctorLogs {};
 // ---------------------------------------------------------------- times
 
 TEST_F(DoctorLogs, MicrosecondTimesAreUsedWhenSecondsAreMissing) {
-  fs::path log = write("us.log", start(0, 0) + metrics(0, 0, {{"dynamo_cumulative_compile_time_us", 1500000},
-                                                           {"aot_autograd_cumulative_compile_time_us", 1200000},
-                                                           {"inductor_cumulative_compile_time_us", 900000},
-                                                           {"inductor_code_gen_cumulative_compile_time_us", 300000}}));
+  fs::path log = write(
+      "us.log", start(0, 0) + metrics(0, 0,
+                                      {{"dynamo_cumulative_compile_time_us", 1500000},
+                                       {"aot_autograd_cumulative_compile_time_us", 1200000},
+                                       {"inductor_cumulative_compile_time_us", 900000},
+                                       {"inductor_code_gen_cumulative_compile_time_us", 300000}}));
   json s = summary(log);
   EXPECT_DOUBLE_EQ(s["totals"]["compile_time_s"].get<double>(), 1.5);
   ASSERT_EQ(s["slowest_compiles"].size(), 1u);
@@ -92,12 +97,15 @@ TEST_F(DoctorLogs, MicrosecondTimesAreUsedWhenSecondsAreMissing) {
 }
 
 TEST_F(DoctorLogs, SecondsWinOverMicroseconds) {
-  fs::path log = write("both.log", metrics(0, 0, {{"entire_frame_compile_time_s", 0.5},
-                                                  {"dynamo_cumulative_compile_time_us", 9000000}}));
+  fs::path log = write("both.log", metrics(0, 0,
+                                           {{"entire_frame_compile_time_s", 0.5},
+                                            {"dynamo_cumulative_compile_time_us", 9000000}}));
   EXPECT_DOUBLE_EQ(summary(log)["totals"]["compile_time_s"].get<double>(), 0.5);
   // The metrics page shows the time either way.
-  RunResult r = run({write("us_only.log", metrics(0, 0, {{"dynamo_cumulative_compile_time_us", 2500000}})).string(),
-                     "-o", (tmp_ / "out").string(), "--no-browser"});
+  RunResult r =
+      run({write("us_only.log", metrics(0, 0, {{"dynamo_cumulative_compile_time_us", 2500000}}))
+               .string(),
+           "-o", (tmp_ / "out").string(), "--no-browser"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page;
   for (const auto& f : list_files(tmp_ / "out"))
@@ -111,17 +119,20 @@ TEST_F(CorpusDoctorLogs, CompileTimeOfLogsWithMicrosecondsOnly) {
     double seconds;
   };
   // Sums of dynamo_cumulative_compile_time_us of each log's compilation_metrics.
-  for (Want w : {Want{"simple.log", 1.659332}, Want{"chromium_events.log", 0.157247},
-                 Want{"cache_hit_miss.log", (142473 + 4298670 + 88329 + 242984 + 86006 + 3438591) / 1e6}}) {
+  for (Want w :
+       {Want{"simple.log", 1.659332}, Want{"chromium_events.log", 0.157247},
+        Want{"cache_hit_miss.log", (142473 + 4298670 + 88329 + 242984 + 86006 + 3438591) / 1e6}}) {
     SCOPED_TRACE(w.log);
     json s = summary(corpus_inputs() / w.log);
     EXPECT_NEAR(s["totals"]["compile_time_s"].get<double>(), w.seconds, 1e-9);
   }
-  RunResult r = run({"check", (corpus_inputs() / "simple.log").string(), "--max-compile-seconds", "1"});
+  RunResult r =
+      run({"check", (corpus_inputs() / "simple.log").string(), "--max-compile-seconds", "1"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.out, "tlscope check: compile seconds: 1.66 > 1\n");
   r = run({"summary", (corpus_inputs() / "simple.log").string()});
-  EXPECT_TRUE(has(r.out, "1 frame, 1 compile, 0 recompiles, 0 graph breaks, 0 failures, 1.66 s compiling\n"))
+  EXPECT_TRUE(has(
+      r.out, "1 frame, 1 compile, 0 recompiles, 0 graph breaks, 0 failures, 1.66 s compiling\n"))
       << r.out;
 }
 
@@ -136,7 +147,8 @@ std::string two_run_log(bool with_starts) {
     log += metrics(frame, fcid, {{"co_name", name}, {"entire_frame_compile_time_s", secs}});
   };
   compile(0, 0, "forward", 1.0);
-  log += reasons(0, 1, json::array({"0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3"}));
+  log += reasons(0, 1,
+                 json::array({"0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3"}));
   compile(0, 1, "forward", 0.5);
   compile(1, 0, "loss", 0.25);
   compile(0, 0, "forward", 2.0);  // run 2
@@ -156,7 +168,8 @@ TEST_F(DoctorLogs, EveryRunOfAResetLogIsCounted) {
     EXPECT_DOUBLE_EQ(t["compile_time_s"].get<double>(), 3.875);
     std::set<std::string> frames;
     for (const auto& f : s["frames"])
-      frames.insert(fmt_frame(f["run"].get<int>(), f["frame_id"].get<int>(), f["name"], f["compiles"].get<int>()));
+      frames.insert(fmt_frame(f["run"].get<int>(), f["frame_id"].get<int>(), f["name"],
+                              f["compiles"].get<int>()));
     EXPECT_EQ(frames, (std::set<std::string>{"1/0 forward x2", "1/1 loss x1", "2/0 forward x1",
                                              "2/1 step x1"}));
     // The recompile reason belongs to run 1's frame 0 only.
@@ -176,13 +189,15 @@ TEST_F(DoctorLogs, EveryRunOfAResetLogIsCounted) {
 
 TEST_F(DoctorLogs, RestartsStayInTheirRun) {
   // A restart: one dynamo_start at attempt 0, the metrics at attempt 1.
-  std::string log = start(0, 0) + metrics(0, 0, {{"restart_reasons", json::array({"restart"})}}, 1) +
+  std::string log = start(0, 0) +
+                    metrics(0, 0, {{"restart_reasons", json::array({"restart"})}}, 1) +
                     start(1, 0) + metrics(1, 0, {});
   json s = summary(write("restart.log", log));
   EXPECT_EQ(s["totals"]["runs"], 1);
   EXPECT_EQ(s["totals"]["compiles"], 2);
   // Recorded logs of one run each.
-  for (const char* r : {"adam_exponential_lr.log.gz", "recompile_limit.log.gz", "mlp_training.log.gz"})
+  for (const char* r :
+       {"adam_exponential_lr.log.gz", "recompile_limit.log.gz", "mlp_training.log.gz"})
     EXPECT_EQ(summary(kRecorded / r)["totals"]["runs"], 1) << r;
 }
 
@@ -194,7 +209,8 @@ TEST_F(CorpusDoctorLogs, CacheHitMissHoldsThreeRuns) {
   EXPECT_EQ(s["totals"]["frames"], 6);
   std::set<std::string> frames;
   for (const auto& f : s["frames"])
-    frames.insert(fmt_frame(f["run"].get<int>(), f["frame_id"].get<int>(), f["name"], f["compiles"].get<int>()));
+    frames.insert(fmt_frame(f["run"].get<int>(), f["frame_id"].get<int>(), f["name"],
+                            f["compiles"].get<int>()));
   EXPECT_EQ(frames, (std::set<std::string>{"1/0 _flex_attention_hop_wrapper x1", "1/1 fn x1",
                                            "2/0 _flex_attention_hop_wrapper x1", "2/1 fn x1",
                                            "3/0 _flex_attention_hop_wrapper x1", "3/1 fn2 x1"}));
@@ -209,7 +225,8 @@ const std::string kInterpreterError =
     "Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).\n\n"
     "While executing %item : [num_users=1] = call_method[target=item](args = (%x,))\n"
     "Original traceback:\n"
-    "  File \"/home/u/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py\", line 1775, in _call_impl\n"
+    "  File \"/home/u/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py\", line 1775, "
+    "in _call_impl\n"
     "    return forward_call(*args, **kwargs)\n"
     "  File \"/home/u/model.py\", line 12, in forward\n"
     "    if x.item() == 1:\n"
@@ -220,10 +237,11 @@ TEST_F(DoctorLogs, FailuresOutsideAnyFrameAreCountedAndAdvised) {
   // One export failure leaves three records in a row.
   log += loose_artifact("fx_interpreter_error", kInterpreterError);
   log += loose_artifact("make_fx_fail_partial", "def forward(self, x):\n    item = x.item()\n");
-  log += record({{"compilation_metrics", {{"fail_type", "GuardOnDataDependentSymNode"},
-                                          {"fail_reason", "Could not guard on data-dependent expression Eq(u0, 1)"},
-                                          {"fail_user_frame_filename", "/home/u/model.py"},
-                                          {"fail_user_frame_lineno", 12}}}});
+  log += record({{"compilation_metrics",
+                  {{"fail_type", "GuardOnDataDependentSymNode"},
+                   {"fail_reason", "Could not guard on data-dependent expression Eq(u0, 1)"},
+                   {"fail_user_frame_filename", "/home/u/model.py"},
+                   {"fail_user_frame_lineno", 12}}}});
   // A second, separate failure: make_fx alone.
   log += start(1, 0) + metrics(1, 0, {});
   log += loose_artifact("make_fx_fail_partial", "def forward(self, y):\n    return y\n");
@@ -246,8 +264,9 @@ TEST_F(DoctorLogs, FailuresOutsideAnyFrameAreCountedAndAdvised) {
   EXPECT_TRUE(has(advice_message(s, "data_dependent"), "torch._check")) << s["advice"];
 
   RunResult r = run({"summary", (tmp_ / "export.log").string()});
-  EXPECT_TRUE(has(r.out, "  (no frame) GuardOnDataDependentSymNode: Could not guard on data-dependent "
-                         "expression Eq(u0, 1)\n       at /home/u/model.py:12\n"))
+  EXPECT_TRUE(has(r.out,
+                  "  (no frame) GuardOnDataDependentSymNode: Could not guard on data-dependent "
+                  "expression Eq(u0, 1)\n       at /home/u/model.py:12\n"))
       << r.out;
   r = run({"check", (tmp_ / "export.log").string(), "--max-failures", "1"});
   EXPECT_EQ(r.exit_code, 1);
@@ -264,7 +283,8 @@ TEST_F(DoctorLogs, InterpreterErrorAloneGivesItsFirstLineAndUserFrame) {
   EXPECT_EQ(f["category"], "data_dependent");
   EXPECT_FALSE(has(f["reason"].get<std::string>(), "GraphModule")) << f["reason"];
   RunResult r = run({"summary", (tmp_ / "interp.log").string()});
-  EXPECT_TRUE(has(r.out, "(no frame) fx_interpreter_error: Could not guard on data-dependent expression"))
+  EXPECT_TRUE(
+      has(r.out, "(no frame) fx_interpreter_error: Could not guard on data-dependent expression"))
       << r.out;
 }
 
@@ -279,7 +299,8 @@ std::string many_reasons_log() {
     for (int j = 0; j < k; ++j)
       list.push_back("0/" + std::to_string(j) + ": tensor 'x' size mismatch at index 0. expected " +
                      std::to_string(j + 2) + ", actual " + std::to_string(k + 2));
-    log += start(0, k) + reasons(0, k, list) + metrics(0, k, {{"entire_frame_compile_time_s", 0.1}});
+    log +=
+        start(0, k) + reasons(0, k, list) + metrics(0, k, {{"entire_frame_compile_time_s", 0.1}});
   }
   return log;
 }
@@ -293,9 +314,11 @@ TEST_F(DoctorLogs, RepeatedRecompileReasonsAreCollapsed) {
   int reason_lines = 0;
   for (const auto& l : split_lines(r.out)) reason_lines += l.rfind("        ", 0) == 0;
   EXPECT_EQ(reason_lines, 1) << r.out;
-  EXPECT_TRUE(has(r.out, "        14x [shape] (0/1 0/2 0/3 0/4 0/5 0/6 ...) tensor 'x' size mismatch"))
+  EXPECT_TRUE(
+      has(r.out, "        14x [shape] (0/1 0/2 0/3 0/4 0/5 0/6 ...) tensor 'x' size mismatch"))
       << r.out;
-  EXPECT_TRUE(has(r.out, "1 frame, 15 compiles, 14 recompiles, 0 graph breaks, 0 failures")) << r.out;
+  EXPECT_TRUE(has(r.out, "1 frame, 15 compiles, 14 recompiles, 0 graph breaks, 0 failures"))
+      << r.out;
 }
 
 TEST_F(DoctorLogs, HeaderNamesTheLogFile) {
@@ -310,7 +333,8 @@ TEST_F(DoctorLogs, HeaderNamesTheLogFile) {
   // A short path is shown whole.
   r = run({"summary", write("a.log", start(0, 0) + metrics(0, 0, {})).string()});
   EXPECT_EQ(split_lines(r.out)[0], "tlscope summary: " + (tmp_ / "a.log").string());
-  EXPECT_EQ(split_lines(r.out)[1], "1 frame, 1 compile, 0 recompiles, 0 graph breaks, 0 failures, 0.00 s compiling");
+  EXPECT_EQ(split_lines(r.out)[1],
+            "1 frame, 1 compile, 0 recompiles, 0 graph breaks, 0 failures, 0.00 s compiling");
 }
 
 }  // namespace

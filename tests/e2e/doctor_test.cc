@@ -53,75 +53,180 @@ const std::string kLimitText = "Dynamo recompile limit exceeded";
 
 std::vector<Case> cases() {
   std::vector<Case> v = {
-      {.name = "shape", .frames = 1, .compiles = 4, .recompiles = 3, .graph_breaks = 0,
-       .failures = 0, .seconds = 2.25, .frame_name = "forward", .filename = kMlp, .line = 61,
-       .limit_hit = false, .reasons = 6, .reason_category = "shape",
+      {.name = "shape",
+       .frames = 1,
+       .compiles = 4,
+       .recompiles = 3,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 2.25,
+       .frame_name = "forward",
+       .filename = kMlp,
+       .line = 61,
+       .limit_hit = false,
+       .reasons = 6,
+       .reason_category = "shape",
        .reason_0_1 = "tensor 'x' size mismatch at index 0. expected 2, actual 3",
-       .advice = {{"shape", id_range(0, 1, 3)}}, .phrase_category = "shape",
+       .advice = {{"shape", id_range(0, 1, 3)}},
+       .phrase_category = "shape",
        .phrase = "torch._dynamo.mark_dynamic"},
-      {.name = "constant", .frames = 1, .compiles = 2, .recompiles = 1, .graph_breaks = 0,
-       .failures = 0, .seconds = 1.25, .frame_name = "apply_temperature",
-       .filename = kProj + "models/heads.py", .line = 30, .limit_hit = false, .reasons = 1,
+      {.name = "constant",
+       .frames = 1,
+       .compiles = 2,
+       .recompiles = 1,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 1.25,
+       .frame_name = "apply_temperature",
+       .filename = kProj + "models/heads.py",
+       .line = 30,
+       .limit_hit = false,
+       .reasons = 1,
        .reason_category = "constant",
        .reason_0_1 = "c == 0.5                                                 #   # "
                      "models/heads.py:32 in apply_temperature",
-       .advice = {{"constant", {"0/1"}}}, .phrase_category = "constant",
+       .advice = {{"constant", {"0/1"}}},
+       .phrase_category = "constant",
        .phrase = "torch.tensor(0.5)"},
-      {.name = "optimizer_constant", .frames = 1, .compiles = 4, .recompiles = 3,
-       .graph_breaks = 0, .failures = 0, .seconds = 2.0, .frame_name = "step",
+      {.name = "optimizer_constant",
+       .frames = 1,
+       .compiles = 4,
+       .recompiles = 3,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 2.0,
+       .frame_name = "step",
        .filename = "/home/user/.venv/lib/python3.11/site-packages/torch/optim/adam.py",
-       .line = 214, .limit_hit = false, .reasons = 6, .reason_category = "optimizer_constant",
+       .line = 214,
+       .limit_hit = false,
+       .reasons = 6,
+       .reason_category = "optimizer_constant",
        .reason_0_1 = "self.param_groups[0]['lr'] == 0.01                       # for group in "
                      "self.param_groups:  # optim/adam.py:229 in step",
        .advice = {{"optimizer_constant", id_range(0, 1, 3)}},
-       .phrase_category = "optimizer_constant", .phrase = "tensor learning rate"},
-      {.name = "object_identity", .frames = 1, .compiles = 3, .recompiles = 2, .graph_breaks = 0,
-       .failures = 0, .seconds = 1.25, .frame_name = "forward",
-       .filename = kProj + "models/attention.py", .line = 40, .limit_hit = false, .reasons = 3,
+       .phrase_category = "optimizer_constant",
+       .phrase = "tensor learning rate"},
+      {.name = "object_identity",
+       .frames = 1,
+       .compiles = 3,
+       .recompiles = 2,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 1.25,
+       .frame_name = "forward",
+       .filename = kProj + "models/attention.py",
+       .line = 40,
+       .limit_hit = false,
+       .reasons = 3,
        .reason_category = "object_identity",
        .reason_0_1 = "___check_obj_id(L['mod'], 139820487530896)",
-       .advice = {{"object_identity", id_range(0, 1, 2)}}, .phrase_category = "object_identity",
+       .advice = {{"object_identity", id_range(0, 1, 2)}},
+       .phrase_category = "object_identity",
        .phrase = "outside the loop"},
-      {.name = "global_state", .frames = 1, .compiles = 2, .recompiles = 1, .graph_breaks = 0,
-       .failures = 0, .seconds = 0.75, .frame_name = "forward", .filename = kMlp, .line = 61,
-       .limit_hit = false, .reasons = 1, .reason_category = "global_state",
-       .reason_0_1 = "GLOBAL_STATE changed: grad_mode", .advice = {{"global_state", {"0/1"}}},
-       .phrase_category = "global_state", .phrase = "grad mode"},
-      {.name = "tensor_property", .frames = 1, .compiles = 2, .recompiles = 1, .graph_breaks = 0,
-       .failures = 0, .seconds = 0.75, .frame_name = "forward", .filename = kMlp, .line = 61,
-       .limit_hit = false, .reasons = 1, .reason_category = "tensor_property",
+      {.name = "global_state",
+       .frames = 1,
+       .compiles = 2,
+       .recompiles = 1,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 0.75,
+       .frame_name = "forward",
+       .filename = kMlp,
+       .line = 61,
+       .limit_hit = false,
+       .reasons = 1,
+       .reason_category = "global_state",
+       .reason_0_1 = "GLOBAL_STATE changed: grad_mode",
+       .advice = {{"global_state", {"0/1"}}},
+       .phrase_category = "global_state",
+       .phrase = "grad mode"},
+      {.name = "tensor_property",
+       .frames = 1,
+       .compiles = 2,
+       .recompiles = 1,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 0.75,
+       .frame_name = "forward",
+       .filename = kMlp,
+       .line = 61,
+       .limit_hit = false,
+       .reasons = 1,
+       .reason_category = "tensor_property",
        .reason_0_1 = "tensor 'x' dtype mismatch. expected Float, actual Half",
-       .advice = {{"tensor_property", {"0/1"}}}, .phrase_category = "tensor_property",
+       .advice = {{"tensor_property", {"0/1"}}},
+       .phrase_category = "tensor_property",
        .phrase = "dtype, device or requires_grad"},
-      {.name = "recompile_limit", .frames = 1, .compiles = 9, .recompiles = 8, .graph_breaks = 0,
-       .failures = 1, .seconds = 1.8775, .frame_name = "forward", .filename = kMlp, .line = 61,
-       .limit_hit = true, .reasons = 36, .reason_category = "shape",
+      {.name = "recompile_limit",
+       .frames = 1,
+       .compiles = 9,
+       .recompiles = 8,
+       .graph_breaks = 0,
+       .failures = 1,
+       .seconds = 1.8775,
+       .frame_name = "forward",
+       .filename = kMlp,
+       .line = 61,
+       .limit_hit = true,
+       .reasons = 36,
+       .reason_category = "shape",
        .reason_0_1 = "tensor 'x' size mismatch at index 0. expected 2, actual 3",
        .advice = {{"shape", id_range(0, 1, 8)},
                   {"recompile_limit", id_range(0, 0, 8)},
                   {"compile_error", {"0/8"}}},
-       .phrase_category = "recompile_limit", .phrase = "cache_size_limit",
+       .phrase_category = "recompile_limit",
+       .phrase = "cache_size_limit",
        .failure = Failure{"0/8", "Unsupported", kLimitText, ""}},
-      {.name = "large_frame", .frames = 1, .compiles = 5, .recompiles = 4, .graph_breaks = 0,
-       .failures = 0, .seconds = 12.0, .frame_name = "forward",
-       .filename = kProj + "models/transformer.py", .line = 120, .limit_hit = false,
-       .reasons = 10, .reason_category = "constant",
+      {.name = "large_frame",
+       .frames = 1,
+       .compiles = 5,
+       .recompiles = 4,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 12.0,
+       .frame_name = "forward",
+       .filename = kProj + "models/transformer.py",
+       .line = 120,
+       .limit_hit = false,
+       .reasons = 10,
+       .reason_category = "constant",
        .reason_0_1 = "L['temperature'] == 0.7                 #   # models/transformer.py:131 "
                      "in forward",
        .advice = {{"constant", id_range(0, 1, 4)}, {"large_frame", id_range(0, 0, 4)}},
-       .phrase_category = "large_frame", .phrase = "(500 ops, 4 recompiles)"},
-      {.name = "unclassified", .frames = 1, .compiles = 2, .recompiles = 1, .graph_breaks = 0,
-       .failures = 0, .seconds = 0.75, .frame_name = "forward",
-       .filename = kProj + "models/heads.py", .line = 36, .limit_hit = false, .reasons = 1,
+       .phrase_category = "large_frame",
+       .phrase = "(500 ops, 4 recompiles)"},
+      {.name = "unclassified",
+       .frames = 1,
+       .compiles = 2,
+       .recompiles = 1,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 0.75,
+       .frame_name = "forward",
+       .filename = kProj + "models/heads.py",
+       .line = 36,
+       .limit_hit = false,
+       .reasons = 1,
        .reason_category = "unclassified",
        .reason_0_1 = "not ___dict_contains('use_fast_path', G['FLAGS'])  # if 'use_fast_path' "
                      "in FLAGS:  # models/heads.py:40 in forward",
-       .advice = {{"unclassified", {"0/1"}}}, .phrase_category = "unclassified",
+       .advice = {{"unclassified", {"0/1"}}},
+       .phrase_category = "unclassified",
        .phrase = "as PyTorch wrote them"},
-      {.name = "compile_error", .frames = 1, .compiles = 1, .recompiles = 0, .graph_breaks = 0,
-       .failures = 1, .seconds = 2.5, .frame_name = "forward",
-       .filename = kProj + "models/attention.py", .line = 40, .limit_hit = false, .reasons = 0,
-       .advice = {{"compile_error", {"0/0"}}}, .phrase_category = "compile_error",
+      {.name = "compile_error",
+       .frames = 1,
+       .compiles = 1,
+       .recompiles = 0,
+       .graph_breaks = 0,
+       .failures = 1,
+       .seconds = 2.5,
+       .frame_name = "forward",
+       .filename = kProj + "models/attention.py",
+       .line = 40,
+       .limit_hit = false,
+       .reasons = 0,
+       .advice = {{"compile_error", {"0/0"}}},
+       .phrase_category = "compile_error",
        .phrase = "dynamo_error",
        .failure = Failure{"0/0", "BackendCompilerFailed",
                           "backend='inductor' raised:\nRuntimeError: Triton Error [CUDA]: out of "
@@ -143,16 +248,26 @@ std::vector<Case> cases() {
       {"explicit_graph_break", "explicit_graph_break", "Call to `torch._dynamo.graph_break()`",
        "torch._dynamo.graph_break()"},
       {"context_manager", "context_manager", "Unsupported context manager", "`with` block"},
-      {"unsupported_bytecode", "unsupported_bytecode", "Missing bytecode handler",
-       "cannot trace"},
+      {"unsupported_bytecode", "unsupported_bytecode", "Missing bytecode handler", "cannot trace"},
   };
   for (const auto& g : gbs) {
     bool dd = g.name == "data_dependent";  // breaks without a restart; two resume frames
-    v.push_back({.name = g.name, .frames = dd ? 3 : 2, .compiles = dd ? 3 : 2, .recompiles = 0,
-                 .graph_breaks = 1, .failures = 0, .seconds = dd ? 0.75 : 0.625,
-                 .frame_name = "forward", .filename = kMlp, .line = 61, .limit_hit = false,
-                 .reasons = 0, .advice = {{g.category, {"0/0"}}}, .phrase_category = g.category,
-                 .phrase = g.phrase, .graph_break = GraphBreak{g.category, g.reason, !dd}});
+    v.push_back({.name = g.name,
+                 .frames = dd ? 3 : 2,
+                 .compiles = dd ? 3 : 2,
+                 .recompiles = 0,
+                 .graph_breaks = 1,
+                 .failures = 0,
+                 .seconds = dd ? 0.75 : 0.625,
+                 .frame_name = "forward",
+                 .filename = kMlp,
+                 .line = 61,
+                 .limit_hit = false,
+                 .reasons = 0,
+                 .advice = {{g.category, {"0/0"}}},
+                 .phrase_category = g.category,
+                 .phrase = g.phrase,
+                 .graph_break = GraphBreak{g.category, g.reason, !dd}});
   }
   return v;
 }
@@ -226,8 +341,8 @@ TEST_P(DoctorCase, RecompileReasons) {
   EXPECT_EQ(all_reasons(s_).size(), static_cast<size_t>(c.reasons));
   std::string want = "0/1|0/0|" + c.reason_category + "|" + c.reason_0_1;
   auto all = all_reasons(s_);
-  EXPECT_NE(std::find(all.begin(), all.end(), want), all.end())
-      << "missing " << want << " in\n" << rs.dump(1);
+  EXPECT_NE(std::find(all.begin(), all.end(), want), all.end()) << "missing " << want << " in\n"
+                                                                << rs.dump(1);
 }
 
 TEST_P(DoctorCase, AdviceClassesIdsAndRemedy) {
@@ -308,16 +423,16 @@ TEST(DoctorGenerator, CaseLogsAreCleanTraces) {
   TempDir tmp;
   for (const auto& c : cases()) {
     fs::path log = gen_doctor_case(c.name, tmp.path());
-    RunResult r = run_tlscope({log.string(), "-o", (tmp / ("out_" + c.name)).string(),
-                               "--no-browser"},
-                              tmp.path());
+    RunResult r = run_tlscope(
+        {log.string(), "-o", (tmp / ("out_" + c.name)).string(), "--no-browser"}, tmp.path());
     ASSERT_EQ(r.exit_code, 0) << c.name << "\n" << r.err;
     // Every envelope line (string-table records aside) is read without a failure.
     long long records = 0;
     for (const auto& l : split_lines(read_file(log)))
       if (!l.empty() && l[0] != '\t' && !has(l, "] {\"str\": [")) ++records;
     auto stats = parse_stats(r.err);
-    EXPECT_EQ(stats, (std::map<std::string, long long>{{"ok", records}})) << c.name << "\n" << r.err;
+    EXPECT_EQ(stats, (std::map<std::string, long long>{{"ok", records}})) << c.name << "\n"
+                                                                          << r.err;
     EXPECT_TRUE(r.error_lines().empty()) << c.name << "\n" << r.err;
   }
 }
@@ -334,10 +449,12 @@ TEST(DoctorGrouping, GraphBreaksGroupByReasonAndPlace) {
   };
   auto print_reason = [](const std::string& types) {
     return "Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace "
-           "builtin operator `print` with argument types " + types + " (has_kwargs False)";
+           "builtin operator `print` with argument types " +
+           types + " (has_kwargs False)";
   };
-  const std::string dd = "Data-dependent branching\n  Explanation: Detected data-dependent "
-                         "branching (e.g. `if my_tensor.sum() > 0:`).";
+  const std::string dd =
+      "Data-dependent branching\n  Explanation: Detected data-dependent "
+      "branching (e.g. `if my_tensor.sum() > 0:`).";
   // One compile: dynamo_start, the artifact at attempt 0, metrics at attempt 1
   // (restart) or 0 (no restart).
   auto compile = [&](int frame, int fcid, const std::string& where, const std::string& why,
@@ -347,20 +464,23 @@ TEST(DoctorGrouping, GraphBreaksGroupByReasonAndPlace) {
       log += record(ids({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}},
                         frame, fcid, 0),
                     json::array({std::to_string(frame) + "/0: tensor 'x' size mismatch at index "
-                                 "0. expected 2, actual 3"}).dump());
-    log += record(ids({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}},
-                      frame, fcid, 0),
-                  "Graph break in user code at " + where + "\nGraph Break Reason: " + why + "\n");
-    json m = {{"co_name", "fn"}, {"co_filename", "/p/a.py"},
-              {"co_firstlineno", 1}, {"entire_frame_compile_time_s", 0.5},
+                                                         "0. expected 2, actual 3"})
+                        .dump());
+    log +=
+        record(ids({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}},
+                   frame, fcid, 0),
+               "Graph break in user code at " + where + "\nGraph Break Reason: " + why + "\n");
+    json m = {{"co_name", "fn"},
+              {"co_filename", "/p/a.py"},
+              {"co_firstlineno", 1},
+              {"entire_frame_compile_time_s", 0.5},
               {"restart_reasons", restart ? json::array({why}) : json::array()}};
     return log + record(ids({{"compilation_metrics", m}}, frame, fcid, restart ? 1 : 0));
   };
   std::string log = compile(0, 0, "/p/a.py:10", print_reason("['str', 'int']"), true) +
                     compile(0, 1, "/p/a.py:10", print_reason("['str', 'float']"), true) +
                     compile(1, 0, "/p/b.py:20", print_reason("['str', 'int']"), true) +
-                    compile(2, 0, "/p/a.py:10", dd, false) +
-                    compile(2, 1, "/p/a.py:10", dd, false);
+                    compile(2, 0, "/p/a.py:10", dd, false) + compile(2, 1, "/p/a.py:10", dd, false);
   TempDir tmp;
   write_file(tmp / "g.log", log);
   json s = summary_json(tmp / "g.log", tmp.path());

@@ -34,23 +34,27 @@ TEST(HostileNames, NothingIsWrittenOutsideTheOutputFolder) {
   TempDir tmp;
   const std::string token = "evil_" + random_token();
   const std::vector<std::string> names = {
-      "../../../../tmp/" + token,   // relative climb to /tmp from <tmp>/out/<folder>/
-      "/tmp/" + token + "_abs",     // absolute
-      "a/b/../../..",               // climbs back to the folder itself
-      "../../" + token + "_near",   // lands next to the output folder
-      "..", ".hidden_" + token};
+      "../../../../tmp/" + token,  // relative climb to /tmp from <tmp>/out/<folder>/
+      "/tmp/" + token + "_abs",    // absolute
+      "a/b/../../..",              // climbs back to the folder itself
+      "../../" + token + "_near",  // lands next to the output folder
+      "..",
+      ".hidden_" + token};
   std::string log;
   int frame = 0;
   for (const auto& n : names) {
     log += record(with_id({{"artifact", {{"name", n}, {"encoding", "string"}}}}, frame++), "p");
-    log += record(with_id({{"artifact", {{"name", n}, {"encoding", "json"}}}}, frame++), "{\"k\": 1}");
+    log +=
+        record(with_id({{"artifact", {{"name", n}, {"encoding", "json"}}}}, frame++), "{\"k\": 1}");
     log += record(with_id({{"graph_dump", {{"name", n}}}}, frame++), "graph");
     log += record(with_id({{"dump_file", {{"name", n}}}}, frame++), "source = 1");
     log += record(with_id({{"optimize_ddp_split_child", {{"name", n}}}}, frame++), "child");
     log += record(with_id({{"inductor_output_code", {{"filename", n}}}}, frame++), "code = 1");
-    log += record(with_id({{"inductor_output_code", {{"filename", n + ".py"}}}}, frame++), "code = 2");
+    log +=
+        record(with_id({{"inductor_output_code", {{"filename", n + ".py"}}}}, frame++), "code = 2");
     // A payload nobody claims goes to payloads/<has_payload>.txt (F14).
-    log += envelope_line(with_id({{"unclaimed_key", json::object()}, {"has_payload", n}}, frame++).dump()) +
+    log += envelope_line(
+               with_id({{"unclaimed_key", json::object()}, {"has_payload", n}}, frame++).dump()) +
            "\n\tunclaimed\n";
   }
   write_file(tmp / "hostile.log", log);
@@ -58,14 +62,16 @@ TEST(HostileNames, NothingIsWrittenOutsideTheOutputFolder) {
   for (bool plain : {false, true}) {
     SCOPED_TRACE(plain ? "-p" : "html");
     fs::path out = tmp / (plain ? "out_p" : "out");
-    std::vector<std::string> args = {(tmp / "hostile.log").string(), "-o", out.string(), "--no-browser"};
+    std::vector<std::string> args = {(tmp / "hostile.log").string(), "-o", out.string(),
+                                     "--no-browser"};
     if (plain) args.push_back("-p");
     RunResult r = run_tlscope(args, tmp.path());
     ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 3000);
 
     // Every file and folder under the output resolves inside it; no symlinks.
     int count = 0;
-    for (auto it = fs::recursive_directory_iterator(out); it != fs::recursive_directory_iterator(); ++it) {
+    for (auto it = fs::recursive_directory_iterator(out); it != fs::recursive_directory_iterator();
+         ++it) {
       EXPECT_FALSE(it->is_symlink()) << it->path();
       EXPECT_TRUE(inside(out, it->path())) << it->path();
       ++count;
@@ -123,9 +129,10 @@ const std::string kAttr = "\" onmouseover=\"x";
 const std::string kEvil = kScript + kAttr + "'";
 
 json frames() {
-  return json::array({{{"filename", 0}, {"line", 1}, {"name", kEvil}, {"loc", kEvil}},
-                      {{"filename", 77}, {"line", 2}, {"name", "g"}, {"uninterned_filename", kEvil}},
-                      {{"filename", 1}, {"line", 3}, {"name", "h"}, {"loc", kAttr}}});
+  return json::array(
+      {{{"filename", 0}, {"line", 1}, {"name", kEvil}, {"loc", kEvil}},
+       {{"filename", 77}, {"line", 2}, {"name", "g"}, {"uninterned_filename", kEvil}},
+       {{"filename", 1}, {"line", 3}, {"name", "h"}, {"loc", kAttr}}});
 }
 
 std::string xss_log() {
@@ -134,29 +141,49 @@ std::string xss_log() {
   log += record({{"str", json::array({"/x/" + kScript + ".py", 1})}});
   log += record(with_id({{"dynamo_start", {{"stack", frames()}}}}, 0));
   log += record(with_id({{"dynamo_output_graph", json::object()}}, 0), kEvil);
-  log += record(with_id({{"dynamo_guards", json::object()}}, 0), json::array({json{{"code", kEvil}}}).dump());
+  log += record(with_id({{"dynamo_guards", json::object()}}, 0),
+                json::array({json{{"code", kEvil}}}).dump());
   log += record(with_id({{"symbolic_shape_specialization",
-                          {{"symbol", kEvil}, {"sources", json::array({kEvil})}, {"value", kEvil}, {"reason", kEvil},
-                           {"stack", frames()}, {"user_stack", frames()}}}}, 0));
-  log += record(with_id({{"guard_added_fast", {{"expr", kEvil}, {"stack", frames()}, {"user_stack", frames()}}}}, 0));
+                          {{"symbol", kEvil},
+                           {"sources", json::array({kEvil})},
+                           {"value", kEvil},
+                           {"reason", kEvil},
+                           {"stack", frames()},
+                           {"user_stack", frames()}}}},
+                        0));
+  log += record(with_id(
+      {{"guard_added_fast", {{"expr", kEvil}, {"stack", frames()}, {"user_stack", frames()}}}}, 0));
   log += record(with_id({{"link", {{"name", kEvil}, {"url", "javascript:alert(1)"}}}}, 0));
   log += record(with_id({{"link", {{"name", "x"}, {"url", " JaVaScRiPt:alert(1)"}}}}, 0));
   log += record(with_id({{"link", {{"name", "y"}, {"url", kAttr}}}}, 0));
   log += record(with_id({{"artifact", {{"name", kEvil}, {"encoding", "string"}}}}, 0), kEvil);
-  log += record(with_id({{"artifact", {{"name", kEvil}, {"encoding", "json"}}}}, 0), json({{kEvil, kEvil}}).dump());
+  log += record(with_id({{"artifact", {{"name", kEvil}, {"encoding", "json"}}}}, 0),
+                json({{kEvil, kEvil}}).dump());
   log += record(with_id({{"graph_dump", {{"name", kEvil}}}}, 0), kEvil);
   log += record(with_id({{"dump_file", {{"name", kEvil}}}}, 0), kEvil + "\n" + kEvil);
-  log += record(with_id({{"inductor_output_code", {{"filename", "/x/" + kEvil + ".py"}}}}, 0), kEvil);
-  log += record(with_id({{"bwd_compilation_metrics", {{"fail_type", kEvil}, {"fail_reason", kEvil}}}}, 0));
-  log += record(with_id({{"aot_autograd_backward_compilation_metrics", {{"fail_type", kEvil}, {"fail_reason", kEvil}}}}, 0));
+  log +=
+      record(with_id({{"inductor_output_code", {{"filename", "/x/" + kEvil + ".py"}}}}, 0), kEvil);
+  log += record(
+      with_id({{"bwd_compilation_metrics", {{"fail_type", kEvil}, {"fail_reason", kEvil}}}}, 0));
+  log += record(with_id({{"aot_autograd_backward_compilation_metrics",
+                          {{"fail_type", kEvil}, {"fail_reason", kEvil}}}},
+                        0));
   log += record(with_id({{"compilation_metrics",
-                          {{"co_name", kEvil}, {"co_filename", kEvil}, {"co_firstlineno", 1},
-                           {"fail_type", kEvil}, {"fail_reason", kEvil},
-                           {"fail_user_frame_filename", kEvil}, {"fail_user_frame_lineno", 1},
-                           {"restart_reasons", json::array({kEvil, kAttr})}, {"non_compliant_ops", json::array({kEvil})},
-                           {"compliant_custom_ops", json::array({kEvil})}, {"graph_op_count", 1}}}}, 0));
+                          {{"co_name", kEvil},
+                           {"co_filename", kEvil},
+                           {"co_firstlineno", 1},
+                           {"fail_type", kEvil},
+                           {"fail_reason", kEvil},
+                           {"fail_user_frame_filename", kEvil},
+                           {"fail_user_frame_lineno", 1},
+                           {"restart_reasons", json::array({kEvil, kAttr})},
+                           {"non_compliant_ops", json::array({kEvil})},
+                           {"compliant_custom_ops", json::array({kEvil})},
+                           {"graph_op_count", 1}}}},
+                        0));
   // Unknown stacks, an unknown key, and an invalid compile id.
-  log += record({{"artifact", {{"name", "with_stack"}, {"encoding", "string"}}}, {"stack", frames()}}, "s");
+  log += record(
+      {{"artifact", {{"name", "with_stack"}, {"encoding", "string"}}}, {"stack", frames()}}, "s");
   log += record({{kEvil, 1}, {"frame_id", -1}});
   return log;
 }
@@ -206,8 +233,8 @@ TEST(HostileMarkup, NoPageCarriesScriptOrJavascriptLinks) {
   int metrics_pages = 0, guard_pages = 0;
   for (auto& a : dir["[0/0]"]["artifacts"]) {
     std::string url = a["url"];
-    if (url.find("compilation_metrics_") != std::string::npos && url.find("backward") == std::string::npos &&
-        url.find("bwd") == std::string::npos) {
+    if (url.find("compilation_metrics_") != std::string::npos &&
+        url.find("backward") == std::string::npos && url.find("bwd") == std::string::npos) {
       ++metrics_pages;
       std::string page = read_file(out / url);
       EXPECT_NE(page.find(esc), std::string::npos) << url;

@@ -69,8 +69,7 @@ inline std::string marker_key(int frame) {
 // the first rank seen locks the rank (records without rank are kept), and the
 // display id follows §5.2 with rule 1 of §5.5; an invalid component -> "unknown".
 inline std::set<std::string> expected_compile_ids(const std::string& log) {
-  static const std::regex prefix_re(
-      R"([VIWEC]\d{4} \d{2}:\d{2}:\d{2}.\d{6} \d+[^:]+:\d+\]$)");
+  static const std::regex prefix_re(R"([VIWEC]\d{4} \d{2}:\d{2}:\d{2}.\d{6} \d+[^:]+:\d+\]$)");
   std::set<std::string> ids;
   std::optional<uint64_t> locked_rank;
   for (std::string line : split_lines(log)) {
@@ -87,8 +86,10 @@ inline std::set<std::string> expected_compile_ids(const std::string& log) {
     if (j.contains("rank") && !j["rank"].is_null()) {
       if (!j["rank"].is_number_unsigned()) continue;  // schema error: dropped
       uint64_t r = j["rank"].get<uint64_t>();
-      if (!locked_rank) locked_rank = r;
-      else if (*locked_rank != r) continue;  // other rank
+      if (!locked_rank)
+        locked_rank = r;
+      else if (*locked_rank != r)
+        continue;  // other rank
     }
     bool valid = true;
     auto component = [&](const char* key) -> std::optional<uint64_t> {

@@ -51,8 +51,11 @@ long long nonempty_lines(const std::string& s) {
 }
 
 std::string graph_record(int frame, const std::string& payload) {
-  return record({{"dynamo_output_graph", json::object()}, {"frame_id", frame},
-                 {"frame_compile_id", 0}, {"attempt", 0}}, payload);
+  return record({{"dynamo_output_graph", json::object()},
+                 {"frame_id", frame},
+                 {"frame_compile_id", 0},
+                 {"attempt", 0}},
+                payload);
 }
 
 std::string with_hash(std::string rec, const std::string& from, const std::string& to) {
@@ -66,8 +69,11 @@ std::string upper(std::string s) {
 }
 
 json with_id_rank(int frame, int rank) {
-  return {{"dynamo_output_graph", json::object()}, {"rank", rank}, {"frame_id", frame},
-          {"frame_compile_id", 0}, {"attempt", 0}};
+  return {{"dynamo_output_graph", json::object()},
+          {"rank", rank},
+          {"frame_id", frame},
+          {"frame_compile_id", 0},
+          {"attempt", 0}};
 }
 
 struct Case {
@@ -77,7 +83,7 @@ struct Case {
   long long ok = -1;  // exact ok count, or -1: any positive number
   bool strict_fails = true;
   std::vector<std::string> present, absent;  // compile_directory.json keys
-  bool gzip_truncated = false;  // gzip the content, keep the first half of the .gz
+  bool gzip_truncated = false;               // gzip the content, keep the first half of the .gz
   std::function<void(const fs::path& out, const std::string& log)> extra;
 };
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -86,26 +92,48 @@ const std::string kBadUtf8Payload = "def f(x):\n    return 'caf\xE9 \xFF\xFE'\n#
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  v.push_back({"CorpusTruncatedMidPayload", truncated_simple, {{"fail_payload_md5", 1}}, -1, true,
-               {"[0/0]"}, {}, false, [](const fs::path& out, const std::string& log) {
+  v.push_back({"CorpusTruncatedMidPayload",
+               truncated_simple,
+               {{"fail_payload_md5", 1}},
+               -1,
+               true,
+               {"[0/0]"},
+               {},
+               false,
+               [](const fs::path& out, const std::string& log) {
                  EXPECT_EQ(json_keys(json::parse(read_file(out / "compile_directory.json"))),
                            expected_compile_ids(log));
                }});
-  v.push_back({"ExampleTruncatedMidPayload", [] { return truncated(example_log()); },
-               {{"fail_payload_md5", 1}}, -1, true,
-               {"[0/0]"}, {}, false, [](const fs::path& out, const std::string& log) {
+  v.push_back({"ExampleTruncatedMidPayload",
+               [] { return truncated(example_log()); },
+               {{"fail_payload_md5", 1}},
+               -1,
+               true,
+               {"[0/0]"},
+               {},
+               false,
+               [](const fs::path& out, const std::string& log) {
                  EXPECT_EQ(json_keys(json::parse(read_file(out / "compile_directory.json"))),
                            expected_compile_ids(log));
                }});
-  v.push_back({"CorpusTruncatedThenMarker", [] { return truncated_simple() + "\n" + marker_record(201); },
-               {{"fail_payload_md5", 1}}, -1, true, {marker_key(201), "[0/0]"}});
+  v.push_back({"CorpusTruncatedThenMarker",
+               [] { return truncated_simple() + "\n" + marker_record(201); },
+               {{"fail_payload_md5", 1}},
+               -1,
+               true,
+               {marker_key(201), "[0/0]"}});
   v.push_back({"InvalidJsonEnvelopeWithOrphanPayload",
                [] {
-                 return envelope_line("{\"dynamo_output_graph\": {}, \"frame_id\": 202, "
-                                      "\"has_payload\": \"00\"") +
+                 return envelope_line(
+                            "{\"dynamo_output_graph\": {}, \"frame_id\": 202, "
+                            "\"has_payload\": \"00\"") +
                         "\n\tline one\n\tline two\n" + marker_record(203);
                },
-               {{"fail_json", 1}, {"fail_glog", 2}}, 1, true, {marker_key(203)}, {"[202/-]"}});
+               {{"fail_json", 1}, {"fail_glog", 2}},
+               1,
+               true,
+               {marker_key(203)},
+               {"[202/-]"}});
   v.push_back({"WrongAndUppercaseMd5",
                [] {
                  std::string good = graph_record(204, "graph A\n  body");
@@ -115,84 +143,143 @@ std::vector<Case> cases() {
                                   upper(md5_hex("graph B"))) +
                         graph_record(206, "graph C") + marker_record(207);
                },
-               {{"fail_payload_md5", 2}}, 4, true, {"[204/0]", "[205/0]", "[206/0]", marker_key(207)},
-               {}, false, [](const fs::path& out, const std::string&) {
+               {{"fail_payload_md5", 2}},
+               4,
+               true,
+               {"[204/0]", "[205/0]", "[206/0]", marker_key(207)},
+               {},
+               false,
+               [](const fs::path& out, const std::string&) {
                  // The payload is still used exactly as reconstructed.
                  json dir = json::parse(read_file(out / "compile_directory.json"));
                  std::string url = dir["[204/0]"]["artifacts"][0]["url"];
                  EXPECT_EQ(read_file(out / url), "graph A\n  body");
                }});
-  v.push_back({"OneMegabyteOfRandomBytes", [] { return random_bytes(1 << 20) + marker_record(208); },
-               {{"fail_glog", nonempty_lines(random_bytes(1 << 20))}}, 1, true, {marker_key(208)}, {},
-               false, [](const fs::path& out, const std::string& log) {
+  v.push_back({"OneMegabyteOfRandomBytes",
+               [] { return random_bytes(1 << 20) + marker_record(208); },
+               {{"fail_glog", nonempty_lines(random_bytes(1 << 20))}},
+               1,
+               true,
+               {marker_key(208)},
+               {},
+               false,
+               [](const fs::path& out, const std::string& log) {
                  EXPECT_EQ(read_file(out / "raw.log"), log);  // binary-safe copy
                }});
-  v.push_back({"InvalidUtf8InPayload",
-               [] {
-                 return graph_record(209, kBadUtf8Payload) +
-                        record({{"inductor_output_code", {{"filename", "/tmp/x/cbadutf8.py"}}},
-                                {"frame_id", 210}, {"frame_compile_id", 0}, {"attempt", 0}},
-                               kBadUtf8Payload) +
-                        marker_record(211);
-               },
-               {{"invalid_utf8", 2}}, 3, true, {"[209/0]", "[210/0]", marker_key(211)}, {}, false,
-               [](const fs::path& out, const std::string&) {
-                 json dir = json::parse(read_file(out / "compile_directory.json"));
-                 EXPECT_EQ(read_file(out / dir["[209/0]"]["artifacts"][0]["url"].get<std::string>()),
-                           kBadUtf8Payload);
-                 std::string page =
-                     read_file(out / dir["[210/0]"]["artifacts"][0]["url"].get<std::string>());
-                 EXPECT_NE(page.find("caf\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD"), std::string::npos);
-                 EXPECT_EQ(page.find('\xFF'), std::string::npos);
-               }});
+  v.push_back(
+      {"InvalidUtf8InPayload",
+       [] {
+         return graph_record(209, kBadUtf8Payload) +
+                record({{"inductor_output_code", {{"filename", "/tmp/x/cbadutf8.py"}}},
+                        {"frame_id", 210},
+                        {"frame_compile_id", 0},
+                        {"attempt", 0}},
+                       kBadUtf8Payload) +
+                marker_record(211);
+       },
+       {{"invalid_utf8", 2}},
+       3,
+       true,
+       {"[209/0]", "[210/0]", marker_key(211)},
+       {},
+       false,
+       [](const fs::path& out, const std::string&) {
+         json dir = json::parse(read_file(out / "compile_directory.json"));
+         EXPECT_EQ(read_file(out / dir["[209/0]"]["artifacts"][0]["url"].get<std::string>()),
+                   kBadUtf8Payload);
+         std::string page =
+             read_file(out / dir["[210/0]"]["artifacts"][0]["url"].get<std::string>());
+         EXPECT_NE(page.find("caf\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD"), std::string::npos);
+         EXPECT_EQ(page.find('\xFF'), std::string::npos);
+       }});
   v.push_back({"InvalidUtf8InEnvelopeString",
                [] {
-                 return envelope_line("{\"dynamo_start\": {}, \"frame_id\": 212, \"frame_compile_id\": 0, "
-                                      "\"attempt\": 0, \"note\": \"caf\xE9\"}") +
+                 return envelope_line(
+                            "{\"dynamo_start\": {}, \"frame_id\": 212, \"frame_compile_id\": 0, "
+                            "\"attempt\": 0, \"note\": \"caf\xE9\"}") +
                         "\n" + marker_record(213);
                },
-               {{"fail_json", 1}, {"invalid_utf8", 1}}, 1, true, {marker_key(213)}, {"[212/0]"}});
+               {{"fail_json", 1}, {"invalid_utf8", 1}},
+               1,
+               true,
+               {marker_key(213)},
+               {"[212/0]"}});
   v.push_back({"InvalidUtf8InGlogPathname",
                [] {
                  return "V1206 15:18:15.925000 1500233 torch/caf\xE9.py:1] {\"dynamo_start\": {}, "
                         "\"frame_id\": 214, \"frame_compile_id\": 0, \"attempt\": 0}\n" +
                         marker_record(215);
                },
-               {{"invalid_utf8", 1}}, 2, true, {"[214/0]", marker_key(215)}});
+               {{"invalid_utf8", 1}},
+               2,
+               true,
+               {"[214/0]", marker_key(215)}});
   v.push_back({"FiftyMegabyteLine",
                [] { return std::string(50u << 20, 'x') + "\n" + marker_record(216); },
-               {{"fail_glog", 1}}, 1, true, {marker_key(216)}});
+               {{"fail_glog", 1}},
+               1,
+               true,
+               {marker_key(216)}});
   v.push_back({"DeeplyNestedJson",
                [] {
                  std::string deep = std::string(100000, '[') + std::string(100000, ']');
                  return envelope_line("{\"dynamo_start\": {}, \"frame_id\": 217, \"x\": " +
-                                      std::string(100000, '[')) + "\n" +
-                        record({{"artifact", {{"name", "deep"}, {"encoding", "json"}}}, {"frame_id", 218},
-                                {"frame_compile_id", 0}, {"attempt", 0}}, deep) +
-                        record({{"dynamo_guards", json::object()}, {"frame_id", 219},
-                                {"frame_compile_id", 0}, {"attempt", 0}}, deep) +
-                        record({{"chromium_event", json::object()}, {"frame_id", 220},
-                                {"frame_compile_id", 0}, {"attempt", 0}}, deep) +
+                                      std::string(100000, '[')) +
+                        "\n" +
+                        record({{"artifact", {{"name", "deep"}, {"encoding", "json"}}},
+                                {"frame_id", 218},
+                                {"frame_compile_id", 0},
+                                {"attempt", 0}},
+                               deep) +
+                        record({{"dynamo_guards", json::object()},
+                                {"frame_id", 219},
+                                {"frame_compile_id", 0},
+                                {"attempt", 0}},
+                               deep) +
+                        record({{"chromium_event", json::object()},
+                                {"frame_id", 220},
+                                {"frame_compile_id", 0},
+                                {"attempt", 0}},
+                               deep) +
                         marker_record(221);
                },
-               {{"fail_json", 1}, {"fail_dynamo_guards_json", 1}}, 4, true,
-               {"[218/0]", "[219/0]", "[220/0]", marker_key(221)}, {"[217/-]"}, false,
+               {{"fail_json", 1}, {"fail_dynamo_guards_json", 1}},
+               4,
+               true,
+               {"[218/0]", "[219/0]", "[220/0]", marker_key(221)},
+               {"[217/-]"},
+               false,
                [](const fs::path& out, const std::string&) {
                  json dir = json::parse(read_file(out / "compile_directory.json"));
                  ASSERT_EQ(dir["[218/0]"]["artifacts"].size(), 1u);
                  std::string url = dir["[218/0]"]["artifacts"][0]["url"];
-                 EXPECT_EQ(read_file(out / url), std::string(100000, '[') + std::string(100000, ']'));
+                 EXPECT_EQ(read_file(out / url),
+                           std::string(100000, '[') + std::string(100000, ']'));
                  EXPECT_EQ(dir["[219/0]"]["artifacts"].size(), 0u);
                  EXPECT_EQ(json::parse(read_file(out / "chromium_events.json")), json::array());
                }});
   // Not a TORCH_TRACE log: a warning, and --strict fails (cli_messages_test).
-  v.push_back({"EmptyFile", [] { return std::string(); }, {}, 0, true, {}, {}, false,
+  v.push_back({"EmptyFile",
+               [] { return std::string(); },
+               {},
+               0,
+               true,
+               {},
+               {},
+               false,
                [](const fs::path& out, const std::string&) {
                  EXPECT_EQ(json::parse(read_file(out / "compile_directory.json")), json::object());
                  EXPECT_EQ(split_lines(read_file(out / "raw.jsonl")),
                            std::vector<std::string>{"{\"string_table\":[null]}"});
                }});
-  v.push_back({"CorpusGzipTruncatedInTheMiddle", simple_log, {{"read_errors", 1}}, -1, true, {}, {}, true,
+  v.push_back({"CorpusGzipTruncatedInTheMiddle",
+               simple_log,
+               {{"read_errors", 1}},
+               -1,
+               true,
+               {},
+               {},
+               true,
                [](const fs::path& out, const std::string&) {
                  std::string got = read_file(out / "raw.log"), full = simple_log();
                  EXPECT_GT(got.size(), 0u);
@@ -207,7 +294,12 @@ std::vector<Case> cases() {
                  for (char c : s) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
                  return crlf + marker_record(222).substr(0, marker_record(222).size() - 1) + "\r\n";
                },
-               {}, 65, false, {"[-/-]", "[0/0]", marker_key(222)}, {}, false,
+               {},
+               65,
+               false,
+               {"[-/-]", "[0/0]", marker_key(222)},
+               {},
+               false,
                [](const fs::path& out, const std::string&) {
                  // Same outputs as the LF file: payload MD5s verified, no '\r' anywhere.
                  for (auto& f : list_files(out)) {
@@ -217,16 +309,24 @@ std::vector<Case> cases() {
                  }
                  auto lines = split_lines(read_file(out / "raw.jsonl"));
                  EXPECT_EQ(lines.size(), 16u);
-                 for (auto& l : lines) EXPECT_EQ(l.find("\\r"), std::string::npos) << l.substr(0, 100);
+                 for (auto& l : lines)
+                   EXPECT_EQ(l.find("\\r"), std::string::npos) << l.substr(0, 100);
                }});
   v.push_back({"StrayPayloadLinesAndSchemaError",
                [] {
                  return std::string("\tstray payload line\n") +
-                        envelope_line("{\"dynamo_output_graph\": {}, \"rank\": \"0\", \"frame_id\": 223, "
-                                      "\"has_payload\": \"" + md5_hex("a\nb") + "\"}") +
+                        envelope_line(
+                            "{\"dynamo_output_graph\": {}, \"rank\": \"0\", \"frame_id\": 223, "
+                            "\"has_payload\": \"" +
+                            md5_hex("a\nb") + "\"}") +
                         "\n\ta\n\tb\n" + marker_record(224);
                },
-               {{"fail_glog", 3}, {"fail_json", 1}}, 1, true, {marker_key(224)}, {"[223/-]"}, false,
+               {{"fail_glog", 3}, {"fail_json", 1}},
+               1,
+               true,
+               {marker_key(224)},
+               {"[223/-]"},
+               false,
                [](const fs::path& out, const std::string&) {
                  // A schema error is still copied to raw.jsonl (F17).
                  auto lines = split_lines(read_file(out / "raw.jsonl"));
@@ -236,26 +336,42 @@ std::vector<Case> cases() {
   v.push_back({"OtherRankDroppedRanklessKept",
                [] {
                  auto ranked = [](int frame, int rank) {
-                   return record({{"dynamo_start", json::object()}, {"rank", rank}, {"frame_id", frame},
-                                  {"frame_compile_id", 0}, {"attempt", 0}});
+                   return record({{"dynamo_start", json::object()},
+                                  {"rank", rank},
+                                  {"frame_id", frame},
+                                  {"frame_compile_id", 0},
+                                  {"attempt", 0}});
                  };
                  return ranked(225, 0) + ranked(226, 1) + marker_record(227) + ranked(228, 0);
                },
-               {{"other_rank", 1}}, 3, true, {"[225/0]", marker_key(227), "[228/0]"}, {"[226/0]"}});
+               {{"other_rank", 1}},
+               3,
+               true,
+               {"[225/0]", marker_key(227), "[228/0]"},
+               {"[226/0]"}});
   v.push_back({"OtherRankPayloadMd5StillVerified",  // §2.4: checked before the rank filter
                [] {
                  std::string other = record(with_id_rank(231, 1), std::string("payload"));
                  return record(with_id_rank(230, 0)) +
-                        with_hash(other, md5_hex("payload"), std::string(32, 'f')) + marker_record(232);
+                        with_hash(other, md5_hex("payload"), std::string(32, 'f')) +
+                        marker_record(232);
                },
-               {{"other_rank", 1}, {"fail_payload_md5", 1}}, 2, true, {"[230/0]", marker_key(232)},
+               {{"other_rank", 1}, {"fail_payload_md5", 1}},
+               2,
+               true,
+               {"[230/0]", marker_key(232)},
                {"[231/0]"}});
   v.push_back({"DuplicateUnknownKeyCountedOnce",
                [] {
-                 return envelope_line("{\"dynamo_start\": {}, \"frame_id\": 229, \"frame_compile_id\": 0, "
-                                      "\"attempt\": 0, \"foo\": 1, \"foo\": 2}") + "\n";
+                 return envelope_line(
+                            "{\"dynamo_start\": {}, \"frame_id\": 229, \"frame_compile_id\": 0, "
+                            "\"attempt\": 0, \"foo\": 1, \"foo\": 2}") +
+                        "\n";
                },
-               {{"unknown", 1}}, 1, false, {"[229/0]"}});
+               {{"unknown", 1}},
+               1,
+               false,
+               {"[229/0]"}});
   return v;
 }
 
@@ -274,7 +390,8 @@ TEST_P(Malformed, ReportsWhatItCanAndStrictFails) {
     write_file(input, log);
   }
 
-  RunResult r = run_tlscope({input.string(), "-o", (tmp / "out").string(), "--no-browser"}, tmp.path());
+  RunResult r =
+      run_tlscope({input.string(), "-o", (tmp / "out").string(), "--no-browser"}, tmp.path());
   ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 3000);
   fs::path out = tmp / "out";
   ASSERT_TRUE(fs::is_regular_file(out / "index.html"));
@@ -338,7 +455,9 @@ TEST_P(Malformed, ReportsWhatItCanAndStrictFails) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, Malformed, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
 
 // All line-level breakages in one log, each followed by its marker.
 TEST(MalformedCombined, OneBrokenLineNeverSpoilsTheRest) {
@@ -358,8 +477,8 @@ TEST(MalformedCombined, OneBrokenLineNeverSpoilsTheRest) {
     absent.insert(absent.end(), c.absent.begin(), c.absent.end());
   }
   write_file(tmp / "all.log", log);
-  RunResult r = run_tlscope({(tmp / "all.log").string(), "-o", (tmp / "out").string(), "--no-browser"},
-                            tmp.path());
+  RunResult r = run_tlscope(
+      {(tmp / "all.log").string(), "-o", (tmp / "out").string(), "--no-browser"}, tmp.path());
   ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 3000);
   Counters stats = parse_stats(r.err);
   EXPECT_EQ(stats["ok"], want_ok);

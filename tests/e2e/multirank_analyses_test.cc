@@ -43,7 +43,8 @@ TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleParsing) {
   EXPECT_TRUE(has(r.result.out, "Collective schedules: " +
                                     (r.out / "collective_schedules.json").string() + "\n"));
   json s = r.load("collective_schedules.json");
-  const std::vector<std::string> six = {kAllReduce, kWait, kAllGather, kReduceScatter, kWait, kWait};
+  const std::vector<std::string> six = {kAllReduce,     kWait, kAllGather,
+                                        kReduceScatter, kWait, kWait};
   const std::vector<std::string> four = {kAllReduce, kWait, kAllGather, kWait};
   const std::vector<std::string> two = {kAllReduce, kWait};
   json expected = json::array();
@@ -59,7 +60,8 @@ TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleParsing) {
 
 // Item 32: only ranks 0 and 2, renamed.
 TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleNoDivergence) {
-  copy_as(schedule_ranks() / "dedicated_log_torch_trace_rank_0_6u3fubwl.log", in(), rank_log_name(0));
+  copy_as(schedule_ranks() / "dedicated_log_torch_trace_rank_0_6u3fubwl.log", in(),
+          rank_log_name(0));
   copy_as(schedule_ranks() / "dedicated_log_torch_trace_rank_2.log", in(), rank_log_name(2));
   RunResult r = run_all_ranks(in(), out(), tmp_.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -88,8 +90,8 @@ TEST_F(CorpusMultiRankAnalyses, CollectiveScheduleWithDivergence) {
 TEST_F(CorpusMultiRankAnalyses, RuntimeEstimationParsing) {
   const auto& r = multirank_run(runtime_ranks());
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
-  EXPECT_TRUE(has(r.result.out, "Runtime estimations: " +
-                                    (r.out / "runtime_estimations.json").string() + "\n"));
+  EXPECT_TRUE(has(r.result.out,
+                  "Runtime estimations: " + (r.out / "runtime_estimations.json").string() + "\n"));
   json est = r.load("runtime_estimations.json");
   ASSERT_TRUE(est.is_array());
   // (rank, graph, op count, total ns) per record, ranks ascending then graph.
@@ -108,7 +110,8 @@ TEST_F(CorpusMultiRankAnalyses, RuntimeEstimationParsing) {
     want.push_back({k, "-_0_0_0", 6, g0[k]});
     for (const char* g : {"-_0_1_0", "-_0_2_0", "-_0_3_0"}) want.push_back({k, g, 11, g1[k]});
   }
-  for (const char* g : {"-_0_1_0", "-_0_2_0", "-_0_3_0"}) want.push_back({4, g, 11, 16631177.458945258});
+  for (const char* g : {"-_0_1_0", "-_0_2_0", "-_0_3_0"})
+    want.push_back({4, g, 11, 16631177.458945258});
   for (int k : {5, 6}) {
     want.push_back({k, "-_0_0_0", 6, 13806088.656527853});
     want.push_back({k, "-_0_1_0", 11, 13859314.549121048});
@@ -146,8 +149,9 @@ TEST_F(CorpusMultiRankAnalyses, RuntimeAnalysisWorking) {
   EXPECT_FALSE(has(page, "Runtime analysis not available"));
   EXPECT_EQ(count_of(page, " ms delta "), 4u);
   // F62 values: totals summed per graph, ms rounded half away from zero.
-  EXPECT_TRUE(has(page, "<p><strong>Graph -_0_0_0:</strong> 2.071 ms delta (Fastest: Rank 0 - "
-                        "13.806 ms, Slowest: Rank 3 - 15.877 ms)</p>"))
+  EXPECT_TRUE(has(page,
+                  "<p><strong>Graph -_0_0_0:</strong> 2.071 ms delta (Fastest: Rank 0 - "
+                  "13.806 ms, Slowest: Rank 3 - 15.877 ms)</p>"))
       << page;
   for (const char* g : {"-_0_1_0", "-_0_2_0", "-_0_3_0"})
     EXPECT_TRUE(has(page, std::string("<p><strong>Graph ") + g +
@@ -227,7 +231,8 @@ TEST_F(CorpusMultiRankAnalyses, ChromiumTraceWithRuntime) {
       procs.insert(e["args"]["name"]);
     }
     if (e["name"] == "thread_name")
-      threads.insert(std::to_string(e["pid"].get<int64_t>()) + " " + e["args"]["name"].get<std::string>());
+      threads.insert(std::to_string(e["pid"].get<int64_t>()) + " " +
+                     e["args"]["name"].get<std::string>());
   }
   EXPECT_EQ(procs.size(), 7u);
   EXPECT_EQ(threads.size(), est.size());
@@ -279,7 +284,8 @@ TEST_F(CorpusMultiRankAnalyses, CollectivesParityDetectsMismatch) {
   using Row = std::tuple<std::string, std::string, int, int>;
   std::set<Row> got;
   for (const auto& g : p["graphs"]) {
-    EXPECT_EQ(json_keys(g), (std::set<std::string>{"graph", "compile_id", "offset", "missing_waits"}));
+    EXPECT_EQ(json_keys(g),
+              (std::set<std::string>{"graph", "compile_id", "offset", "missing_waits"}));
     got.insert({g["graph"].get<std::string>(), g["compile_id"].get<std::string>(),
                 g["offset"].get<int>(), g["missing_waits"].get<int>()});
   }
@@ -301,11 +307,13 @@ TEST_F(CorpusMultiRankAnalyses, GraphExecutionOrderDiagnostics) {
   EXPECT_FALSE(has(r.landing, "Warning:</strong> Cache hit/miss mismatch across ranks"));
   // Rank 0 runs [0/1] first, rank 1 [0/0]; their schedules differ (2 vs 5 ops),
   // and [0/1] differs between the ranks too (5 vs 6 ops).
-  EXPECT_TRUE(has(r.landing, "<strong>Warning:</strong> Schedule mismatch across ranks: Rank 0, Rank 1"));
+  EXPECT_TRUE(
+      has(r.landing, "<strong>Warning:</strong> Schedule mismatch across ranks: Rank 0, Rank 1"));
   EXPECT_FALSE(has(r.landing, "Collectives Schedule: Consistent across ranks."));
   // Identical estimates on both ranks: ties go to the later rank.
-  EXPECT_TRUE(has(r.landing, "<p><strong>Graph -_0_0_0:</strong> 0.0 ms delta (Fastest: Rank 1 - "
-                             "13.806 ms, Slowest: Rank 1 - 13.806 ms)</p>"));
+  EXPECT_TRUE(has(r.landing,
+                  "<p><strong>Graph -_0_0_0:</strong> 0.0 ms delta (Fastest: Rank 1 - "
+                  "13.806 ms, Slowest: Rank 1 - 13.806 ms)</p>"));
   EXPECT_TRUE(has(r.landing, "All ranks have matching tensor meta signatures across graphs."));
 }
 
@@ -319,8 +327,9 @@ TEST_F(MultiRankAnalyses, RecordedTwoRanks) {
   EXPECT_TRUE(has(r.landing, "Diverging Compilation IDs detected"));
   auto coll = section(r.landing, "Diverging collective operation sequences", "</ul>");
   EXPECT_EQ(rank_groups(coll), (std::vector<std::string>{"0", "1"})) << coll;
-  EXPECT_TRUE(has(r.landing, "<li>Ranks differ in <strong>recompiles</strong> (first at 0/1): "
-                             "ranks 0; ranks 1</li>"))
+  EXPECT_TRUE(has(r.landing,
+                  "<li>Ranks differ in <strong>recompiles</strong> (first at 0/1): "
+                  "ranks 0; ranks 1</li>"))
       << r.landing;
   json s = r.load("collective_schedules.json");
   json expected = json::array();

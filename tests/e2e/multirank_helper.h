@@ -48,8 +48,8 @@ inline size_t count_of(const std::string& s, const std::string& what) {
 // Runs `tlscope DIR --all-ranks-html -o OUT --overwrite --no-browser [extra]`.
 inline RunResult run_all_ranks(const fs::path& dir, const fs::path& out, const fs::path& scratch,
                                const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {dir.string(), "--all-ranks-html", "-o", out.string(),
-                                   "--overwrite", "--no-browser"};
+  std::vector<std::string> args = {dir.string(), "--all-ranks-html", "-o",
+                                   out.string(), "--overwrite",      "--no-browser"};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_tlscope(args, scratch);
 }

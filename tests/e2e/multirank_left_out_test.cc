@@ -45,17 +45,22 @@ TEST_F(MultiRankLeftOut, EmptyAndUnreadableRanksAreNotCompared) {
   EXPECT_FALSE(has(page, "Diverging")) << page;
   EXPECT_FALSE(has(page, "Ranks differ in")) << page;
   EXPECT_TRUE(has(page, "rank 2: the log has no readable records (Stats {})")) << page;
-  EXPECT_TRUE(has(page, "rank 3: the log has no readable records (Stats { fail_glog: 2 })")) << page;
+  EXPECT_TRUE(has(page, "rank 3: the log has no readable records (Stats { fail_glog: 2 })"))
+      << page;
   // No claim about all ranks.
   EXPECT_FALSE(has(page, "All ranks")) << page;
   const std::string not_compared =
       "Ranks 2-3 were not compared: they have no report or no readable records (see the problems "
       "above).";
-  EXPECT_TRUE(has(page, "<p>The ranks compared (0-1) compiled alike: same compile ids, recompiles, "
-                        "graph breaks and failures. " + not_compared + "</p>"))
+  EXPECT_TRUE(has(page,
+                  "<p>The ranks compared (0-1) compiled alike: same compile ids, recompiles, "
+                  "graph breaks and failures. " +
+                      not_compared + "</p>"))
       << page;
-  EXPECT_TRUE(has(page, "<p>The ranks compared (0-1) have matching tensor meta signatures across "
-                        "graphs. " + not_compared + "</p>"))
+  EXPECT_TRUE(has(page,
+                  "<p>The ranks compared (0-1) have matching tensor meta signatures across "
+                  "graphs. " +
+                      not_compared + "</p>"))
       << page;
   EXPECT_TRUE(has(page, "<td colspan=\"5\">no readable records: not compared</td>")) << page;
   EXPECT_EQ(count_of(page, "no readable records: not compared"), 2u);
@@ -64,8 +69,9 @@ TEST_F(MultiRankLeftOut, EmptyAndUnreadableRanksAreNotCompared) {
   RunResult s = run_tlscope({"summary", in().string()}, tmp_.path());
   ASSERT_EQ(s.exit_code, 0) << s.err;
   EXPECT_TRUE(has(s.out, "      2 no readable records in the log\n")) << s.out;
-  EXPECT_TRUE(has(s.out, "Not compared: ranks 2-3 (no report or no readable records).\n"
-                         "The ranks compared (0-1) compiled alike.\n"))
+  EXPECT_TRUE(has(s.out,
+                  "Not compared: ranks 2-3 (no report or no readable records).\n"
+                  "The ranks compared (0-1) compiled alike.\n"))
       << s.out;
   EXPECT_FALSE(has(s.out, "All ranks")) << s.out;
   json j = json::parse(run_tlscope({"summary", in().string(), "--json"}, tmp_.path()).out);
@@ -87,8 +93,9 @@ TEST_F(MultiRankLeftOut, ADifferenceAmongComparedRanksIsStillFound) {
   EXPECT_TRUE(has(page, "Ranks differ in <strong>compile ids</strong>")) << page;
   // Groups name ranks 0 and 1 only.
   EXPECT_TRUE(has(page, ": ranks 0; ranks 1</li>") || has(page, ": ranks 1; ranks 0</li>")) << page;
-  EXPECT_TRUE(has(page, "<p>Rank 2 was not compared: it has no report or no readable records "
-                        "(see the problems above).</p>"))
+  EXPECT_TRUE(has(page,
+                  "<p>Rank 2 was not compared: it has no report or no readable records "
+                  "(see the problems above).</p>"))
       << page;
 }
 
@@ -96,22 +103,25 @@ TEST_F(MultiRankLeftOut, ExecutionOrderUnavailableSaysWhy) {
   good(0);
   good(1);
   ASSERT_EQ(run_ranks().exit_code, 0);
-  EXPECT_TRUE(has(landing(), "<p>Execution-order analysis unavailable. No rank logged its graph "
-                             "execution order.</p>"));
+  EXPECT_TRUE(has(landing(),
+                  "<p>Execution-order analysis unavailable. No rank logged its graph "
+                  "execution order.</p>"));
   fs::remove_all(in());
   good(4);
   put(5, "");
   ASSERT_EQ(run_ranks().exit_code, 0);
-  EXPECT_TRUE(has(landing(), "<p>Execution-order analysis unavailable. It compares two or more "
-                             "ranks, and only rank 4 has a readable log.</p>"))
+  EXPECT_TRUE(has(landing(),
+                  "<p>Execution-order analysis unavailable. It compares two or more "
+                  "ranks, and only rank 4 has a readable log.</p>"))
       << landing();
   fs::remove_all(in());
   put(0, "");
   put(1, kNotATrace);
   ASSERT_EQ(run_ranks().exit_code, 0);
   std::string page = landing();
-  EXPECT_TRUE(has(page, "Execution-order analysis unavailable. No rank has a readable log to "
-                        "compare."))
+  EXPECT_TRUE(has(page,
+                  "Execution-order analysis unavailable. No rank has a readable log to "
+                  "compare."))
       << page;
   EXPECT_TRUE(has(page, "<p>No rank has a readable log to compare.</p>")) << page;
   EXPECT_FALSE(has(page, "All ranks")) << page;
@@ -130,8 +140,10 @@ TEST_F(MultiRankLeftOut, ProgressInRankOrderAndMessagesNameTheRank) {
   // Twelve ranks: the folder lists rank_10 before rank_2, and the ranks run
   // in parallel; odd ranks hold two lines that are not trace records.
   for (uint32_t k = 0; k < 12; ++k) {
-    if (k % 2) put(k, read_file(kExample) + kNotATrace);
-    else good(k);
+    if (k % 2)
+      put(k, read_file(kExample) + kNotATrace);
+    else
+      good(k);
   }
   RunResult r = run_ranks();
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -147,7 +159,8 @@ TEST_F(MultiRankLeftOut, ProgressInRankOrderAndMessagesNameTheRank) {
   for (auto& l : split_lines(r.err)) {
     if (l.find("Failed to parse glog prefix") == std::string::npos) continue;
     std::smatch m;
-    ASSERT_TRUE(std::regex_match(l, m, std::regex(R"(rank (\d+): Failed to parse glog prefix on line \d+)")))
+    ASSERT_TRUE(std::regex_match(
+        l, m, std::regex(R"(rank (\d+): Failed to parse glog prefix on line \d+)")))
         << l;
     EXPECT_EQ(std::stoi(m[1]) % 2, 1) << l;
     ++named;

@@ -71,10 +71,11 @@ TEST_F(CorpusMultiRankRobust, MissingEmptyAndCorruptRanksAreNamed) {
     EXPECT_TRUE(fs::is_regular_file(out() / ("rank_" + std::to_string(k)) / "index.html")) << k;
   EXPECT_FALSE(fs::exists(out() / "rank_2"));
   std::string page = landing();
-  EXPECT_EQ(problems(page), (std::vector<std::string>{
-                                "no log in the folder for rank(s) 2",
-                                "rank 1: the log has no readable records (Stats {})",
-                                "rank 3: the log has no readable records (Stats { fail_glog: 4 })"}))
+  EXPECT_EQ(problems(page),
+            (std::vector<std::string>{
+                "no log in the folder for rank(s) 2",
+                "rank 1: the log has no readable records (Stats {})",
+                "rank 3: the log has no readable records (Stats { fail_glog: 4 })"}))
       << page;
   EXPECT_EQ(rank_links(page), (std::vector<uint32_t>{0, 1, 3}));
   // The same lines on stderr.
@@ -86,8 +87,10 @@ TEST_F(CorpusMultiRankRobust, MissingEmptyAndCorruptRanksAreNamed) {
   r = run_ranks(in(), {"--strict"});
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(r.error_lines().size(), 1u) << r.err;
-  EXPECT_EQ(r.error_lines()[0], "Error: --strict: 4 log line(s) could not be used across the "
-                                "ranks; the report was written to " + out().string());
+  EXPECT_EQ(r.error_lines()[0],
+            "Error: --strict: 4 log line(s) could not be used across the "
+            "ranks; the report was written to " +
+                out().string());
   EXPECT_TRUE(fs::is_regular_file(out() / "index.html"));
   EXPECT_TRUE(fs::is_regular_file(out() / "rank_3" / "index.html"));
 }
@@ -111,8 +114,10 @@ TEST_F(CorpusMultiRankRobust, DuplicateRankKeepsTheFirstByName) {
   write_file(in() / "notes.txt", "hello");
   RunResult r = run_ranks(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.err, "dedicated_log_torch_trace_rank_0_b.log (another log for rank 0)")) << r.err;
-  EXPECT_TRUE(has(r.err, "dedicated_log_torch_trace_rank_0_c.log.gz (another log for rank 0)")) << r.err;
+  EXPECT_TRUE(has(r.err, "dedicated_log_torch_trace_rank_0_b.log (another log for rank 0)"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "dedicated_log_torch_trace_rank_0_c.log.gz (another log for rank 0)"))
+      << r.err;
   EXPECT_FALSE(has(r.err, "rank_0_a.log")) << r.err;
   EXPECT_TRUE(has(r.err, "notes.txt")) << r.err;
   EXPECT_EQ(count_of(r.out, "Processing rank 0 "), 1u) << r.out;
@@ -143,7 +148,8 @@ TEST_F(CorpusMultiRankRobust, RankFileNamesAndNumericOrder) {
   EXPECT_EQ(rank_links(page), (std::vector<uint32_t>{1, 2, 3, 10}));
   std::set<std::string> dirs;
   for (const auto& e : fs::directory_iterator(out()))
-    if (e.is_directory() && e.path().filename() != "static") dirs.insert(e.path().filename().string());
+    if (e.is_directory() && e.path().filename() != "static")
+      dirs.insert(e.path().filename().string());
   EXPECT_EQ(dirs, (std::set<std::string>{"rank_1", "rank_2", "rank_3", "rank_10"}));
   EXPECT_EQ(problems(page), (std::vector<std::string>{"no log in the folder for rank(s) 0, 4-9"}));
   EXPECT_TRUE(has(page, "4 rank(s) (1-3, 10)")) << page;
@@ -208,8 +214,10 @@ TEST_F(MultiRankRobust, PathMustBeADirectory) {
   EXPECT_FALSE(fs::exists(out()));
   r = run_ranks(tmp_ / "does_not_exist");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.error_lines(), std::vector<std::string>{"Error: " + (tmp_ / "does_not_exist").string() +
-                                                      ": no such folder"}) << r.err;
+  EXPECT_EQ(
+      r.error_lines(),
+      std::vector<std::string>{"Error: " + (tmp_ / "does_not_exist").string() + ": no such folder"})
+      << r.err;
   EXPECT_FALSE(fs::exists(out()));
 }
 
@@ -267,17 +275,22 @@ TEST_F(CorpusMultiRankRobust, LandingPageDoctorSection) {
   EXPECT_TRUE(has(r.landing, "<h2>Compile doctor across ranks</h2>"));
   EXPECT_FALSE(has(r.landing, "collectives_parity.json"));
   // One row per rank: compiles, recompiles, graph breaks, failures.
-  EXPECT_TRUE(has(r.landing, "<tr><td><a href=\"rank_1/index.html\">1</a></td><td>15</td><td>14</td>"
-                             "<td>0</td><td>0</td><td>4.57</td></tr>"))
+  EXPECT_TRUE(has(r.landing,
+                  "<tr><td><a href=\"rank_1/index.html\">1</a></td><td>15</td><td>14</td>"
+                  "<td>0</td><td>0</td><td>4.57</td></tr>"))
       << r.landing;
-  EXPECT_TRUE(has(r.landing, "<tr><td><a href=\"rank_3/index.html\">3</a></td><td>7</td><td>6</td>"
-                             "<td>0</td><td>0</td><td>10.52</td></tr>"));
-  EXPECT_TRUE(has(r.landing, "<tr><td><a href=\"rank_0/index.html\">0</a></td><td>1</td><td>0</td>"
-                             "<td>0</td><td>1</td><td>0.16</td></tr>"));  // from microseconds
-  EXPECT_TRUE(has(r.landing, "<li>Ranks differ in <strong>recompiles</strong> (first at 0/1): "
-                             "ranks 0, 2; ranks 1; ranks 3</li>"))
+  EXPECT_TRUE(has(r.landing,
+                  "<tr><td><a href=\"rank_3/index.html\">3</a></td><td>7</td><td>6</td>"
+                  "<td>0</td><td>0</td><td>10.52</td></tr>"));
+  EXPECT_TRUE(has(r.landing,
+                  "<tr><td><a href=\"rank_0/index.html\">0</a></td><td>1</td><td>0</td>"
+                  "<td>0</td><td>1</td><td>0.16</td></tr>"));  // from microseconds
+  EXPECT_TRUE(has(r.landing,
+                  "<li>Ranks differ in <strong>recompiles</strong> (first at 0/1): "
+                  "ranks 0, 2; ranks 1; ranks 3</li>"))
       << r.landing;
-  EXPECT_TRUE(has(r.landing, "<li>Ranks differ in <strong>failures</strong>: ranks 0, 2; ranks 1, 3</li>"));
+  EXPECT_TRUE(
+      has(r.landing, "<li>Ranks differ in <strong>failures</strong>: ranks 0, 2; ranks 1, 3</li>"));
   EXPECT_FALSE(has(r.landing, "All ranks compiled alike"));
   EXPECT_TRUE(has(r.landing, "4 rank(s) (0-3)"));
 }
@@ -290,13 +303,15 @@ TEST_F(CorpusMultiRankRobust, CompressedRankLogsGiveTheSameSchedules) {
     gzip_file(read_file(e.path()), in() / (e.path().filename().string() + ".gz"));
   RunResult r = run_ranks(in());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(read_file(out() / "collective_schedules.json"), plain.text("collective_schedules.json"));
+  EXPECT_EQ(read_file(out() / "collective_schedules.json"),
+            plain.text("collective_schedules.json"));
   EXPECT_EQ(rank_links(landing()), (std::vector<uint32_t>{0, 1, 2}));
   auto box = section(landing(), "Diverging collective operation sequences", "</ul>");
   EXPECT_EQ(rank_groups(box), (std::vector<std::string>{"0, 2", "1"}));
 
   // zstd-compressed rank logs (scripts/setup installs zstd).
-  ASSERT_EQ(run_shell("command -v zstd > /dev/null 2>&1"), 0) << "zstd is installed by scripts/setup";
+  ASSERT_EQ(run_shell("command -v zstd > /dev/null 2>&1"), 0)
+      << "zstd is installed by scripts/setup";
   fs::path zin = tmp_ / "zin";
   fs::create_directories(zin);
   for (const auto& e : fs::directory_iterator(schedule_ranks()))
@@ -342,7 +357,8 @@ TEST_F(CorpusMultiRankRobust, SummaryOfAFolderMatchesPerRankSummaries) {
   ASSERT_FALSE(all["divergence"].empty());
   std::map<std::string, json> by_what;
   for (const auto& d : all["divergence"]) by_what[d["what"]] = d;
-  EXPECT_EQ(json_keys(json(by_what)), (std::set<std::string>{"compile ids", "recompiles", "failures"}));
+  EXPECT_EQ(json_keys(json(by_what)),
+            (std::set<std::string>{"compile ids", "recompiles", "failures"}));
   EXPECT_EQ(by_what["recompiles"]["groups"], json::parse("[[0,2],[1],[3]]"));
   EXPECT_EQ(by_what["recompiles"]["first_compile_id"], "0/1");
   EXPECT_EQ(by_what["compile ids"]["groups"], json::parse("[[0,2],[1],[3]]"));
@@ -357,17 +373,20 @@ TEST_F(CorpusMultiRankRobust, SummaryOfAFolderMatchesPerRankSummaries) {
 TEST_F(CorpusMultiRankRobust, CheckOfAFolderNamesOffendingRanks) {
   RunResult r = run({"check", multi_rank_logs().string(), "--max-recompiles", "0"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(split_lines(r.out), (std::vector<std::string>{"tlscope check: rank 1: recompiles: 14 > 0",
-                                                          "tlscope check: rank 3: recompiles: 6 > 0"}))
+  EXPECT_EQ(split_lines(r.out),
+            (std::vector<std::string>{"tlscope check: rank 1: recompiles: 14 > 0",
+                                      "tlscope check: rank 3: recompiles: 6 > 0"}))
       << r.out;
   r = run({"check", multi_rank_logs().string(), "--max-recompiles", "14", "--max-failures", "0"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(split_lines(r.out), (std::vector<std::string>{"tlscope check: rank 0: failures: 1 > 0",
-                                                          "tlscope check: rank 2: failures: 1 > 0"}))
+  EXPECT_EQ(split_lines(r.out),
+            (std::vector<std::string>{"tlscope check: rank 0: failures: 1 > 0",
+                                      "tlscope check: rank 2: failures: 1 > 0"}))
       << r.out;
   r = run({"check", multi_rank_logs().string(), "--max-recompiles", "1000"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(r.out, "tlscope check: ok (20 recompiles, 0 graph breaks, 2 failures, 15.41 s, 4 ranks)\n");
+  EXPECT_EQ(r.out,
+            "tlscope check: ok (20 recompiles, 0 graph breaks, 2 failures, 15.41 s, 4 ranks)\n");
 
   fs::create_directories(in());
   r = run({"check", in().string(), "--max-recompiles", "0"});

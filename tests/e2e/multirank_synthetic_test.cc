@@ -140,7 +140,8 @@ TEST_F(MultiRankSynthetic, ExecutionOrderCacheMismatch) {
   std::string page = landing();
   EXPECT_TRUE(has(page, "Graph execution order: consistent across ranks."));
   EXPECT_TRUE(has(page, "Collectives Schedule: Consistent across ranks."));
-  EXPECT_TRUE(has(page, "<strong>Warning:</strong> Cache hit/miss mismatch across ranks: Rank 0, Rank 1"))
+  EXPECT_TRUE(
+      has(page, "<strong>Warning:</strong> Cache hit/miss mismatch across ranks: Rank 0, Rank 1"))
       << page;
   EXPECT_TRUE(has(page, "Diverging Cache hit/miss patterns detected"));
   EXPECT_FALSE(has(page, "Diverging collective operation sequences"));
@@ -153,11 +154,15 @@ TEST_F(MultiRankSynthetic, CollectivesParity) {
   log.start(0, 0).start(0, 1).start(0, 2).start(0, 3);
   // [0/0]: one all_reduce, never waited for.
   log.artifact(0, 0, "inductor_collective_schedule", json::array({kAR}).dump(1));
-  log.output_code(0, 0, "def call(args):\n    x = f('a'); y = " + kAR + "(x, 'sum', '0')\n    return y\n");
+  log.output_code(
+      0, 0, "def call(args):\n    x = f('a'); y = " + kAR + "(x, 'sum', '0')\n    return y\n");
   // [0/1]: the schedule has an all_gather the code does not launch.
   log.artifact(0, 1, "inductor_collective_schedule", json::array({kAR, kAG, kWT}).dump(1));
-  log.output_code(0, 1, "def call(args):\n    y = " + kAR + "(x)\n    " + kWT + "(y)\n"
-                        "    # " + kAG + "(y)\n");
+  log.output_code(0, 1,
+                  "def call(args):\n    y = " + kAR + "(x)\n    " + kWT +
+                      "(y)\n"
+                      "    # " +
+                      kAG + "(y)\n");
   // [0/2]: matches.
   log.artifact(0, 2, "inductor_collective_schedule", json::array({kAR, kWT}).dump(1));
   log.output_code(0, 2, "y = " + kAR + "(x)\n" + kWT + "(y)\n");
@@ -197,7 +202,8 @@ TEST_F(MultiRankSynthetic, BrokenAnalysisArtifactsDoNotAbort) {
   EXPECT_TRUE(fs::is_regular_file(out() / "rank_0" / "index.html"));
   json est = load("runtime_estimations.json");
   ASSERT_EQ(est.size(), 2u) << est.dump(1);
-  EXPECT_EQ(est[0], json({{"rank", 0}, {"graph", "-_0_0_0"},
+  EXPECT_EQ(est[0], json({{"rank", 0},
+                          {"graph", "-_0_0_0"},
                           {"ops", {{{"name", "mm"}, {"estimated_runtime_ns", 2500.0}}}}}));
   EXPECT_EQ(est[1]["rank"], 1);
   json sched = load("collective_schedules.json");
@@ -207,8 +213,9 @@ TEST_F(MultiRankSynthetic, BrokenAnalysisArtifactsDoNotAbort) {
   std::string page = landing();
   EXPECT_FALSE(has(page, "Diverging collective operation sequences"));
   // Same single graph on both ranks: one row, ties go to rank 1.
-  EXPECT_TRUE(has(page, "<p><strong>Graph -_0_0_0:</strong> 0.0 ms delta (Fastest: Rank 1 - "
-                        "0.003 ms, Slowest: Rank 1 - 0.003 ms)</p>"))
+  EXPECT_TRUE(has(page,
+                  "<p><strong>Graph -_0_0_0:</strong> 0.0 ms delta (Fastest: Rank 1 - "
+                  "0.003 ms, Slowest: Rank 1 - 0.003 ms)</p>"))
       << page;
   // The trace: dur = ceil(2500 / 1000) = 3 us.
   json trace = load("chromium_trace_with_runtime.json");

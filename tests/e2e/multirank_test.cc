@@ -151,7 +151,7 @@ TEST_F(CorpusMultiRank, CombinedChromiumEvents) {
   ASSERT_TRUE(combined.is_array());
   ASSERT_FALSE(combined.empty());
   auto by_pid = events_by_pid(combined);
-  EXPECT_EQ(by_pid.size() , 4u);
+  EXPECT_EQ(by_pid.size(), 4u);
   // Counts = the chromium_event records of each log (python over the corpus).
   EXPECT_EQ(by_pid, (std::map<int64_t, size_t>{{0, 6}, {1, 544}, {2, 6}, {3, 179}}));
   size_t total = 0;

@@ -18,7 +18,8 @@ using nlohmann::json;
 class CorpusReferenceTest : public ::testing::Test {
  protected:
   void run(const std::string& name, bool strict) {
-    std::vector<std::string> args = {(corpus_inputs() / name).string(), "-o", out().string(), "--no-browser"};
+    std::vector<std::string> args = {(corpus_inputs() / name).string(), "-o", out().string(),
+                                     "--no-browser"};
     if (strict) args.push_back("--strict");
     result_ = run_tlscope(args, tmp_.path());
     ASSERT_EQ(result_.exit_code, 0) << result_.err;
@@ -35,7 +36,9 @@ class CorpusReferenceTest : public ::testing::Test {
     for (auto& p : prefixes) EXPECT_TRUE(has(p)) << "no output starts with " << p;
   }
   std::vector<std::string> raw_jsonl() const { return split_lines(read_file(out() / "raw.jsonl")); }
-  json compile_directory() const { return json::parse(read_file(out() / "compile_directory.json")); }
+  json compile_directory() const {
+    return json::parse(read_file(out() / "compile_directory.json"));
+  }
   std::vector<std::string> payload_hashes() const {
     std::vector<std::string> v;
     for (auto& f : files_)
@@ -49,10 +52,13 @@ class CorpusReferenceTest : public ::testing::Test {
   std::vector<std::string> files_;
 };
 
-const std::vector<std::string> kSimpleFiles = {
-    "-_0_0_0/aot_forward_graph", "-_0_0_0/dynamo_output_graph", "index.html",
-    "compile_directory.json", "failures_and_restarts.html", "-_0_0_0/inductor_post_grad_graph",
-    "-_0_0_0/inductor_output_code"};
+const std::vector<std::string> kSimpleFiles = {"-_0_0_0/aot_forward_graph",
+                                               "-_0_0_0/dynamo_output_graph",
+                                               "index.html",
+                                               "compile_directory.json",
+                                               "failures_and_restarts.html",
+                                               "-_0_0_0/inductor_post_grad_graph",
+                                               "-_0_0_0/inductor_output_code"};
 
 // Item 1.
 TEST_F(CorpusReferenceTest, ParseSimple) {
@@ -86,7 +92,8 @@ TEST_F(CorpusReferenceTest, ParseSimpleCorruptedJson) {
 TEST_F(CorpusReferenceTest, ParseCompilationMetrics) {
   run("comp_metrics.log", /*strict=*/true);
   for (auto dir : {"-_0_0_1/", "-_1_0_1/", "-_2_0_0/"}) {
-    expect_has({std::string(dir) + "dynamo_output_graph", std::string(dir) + "compilation_metrics"});
+    expect_has(
+        {std::string(dir) + "dynamo_output_graph", std::string(dir) + "compilation_metrics"});
   }
   expect_has({"index.html", "compile_directory.json", "failures_and_restarts.html"});
   EXPECT_EQ(json_keys(compile_directory()),
@@ -111,7 +118,8 @@ TEST_F(CorpusReferenceTest, ParseCompilationMetrics) {
         << j["timestamp"];
     ASSERT_TRUE(j.contains("thread") && j["thread"].is_number_integer());
     ASSERT_TRUE(j.contains("pathname") && j["pathname"].is_string());
-    EXPECT_EQ(j["pathname"].get<std::string>().rfind(" ", 0), 0u) << "pathname keeps its leading space";
+    EXPECT_EQ(j["pathname"].get<std::string>().rfind(" ", 0), 0u)
+        << "pathname keeps its leading space";
     ASSERT_TRUE(j.contains("lineno") && j["lineno"].is_number_integer());
     if (j.contains("payload_filename")) {
       ++with_payload;
@@ -124,10 +132,10 @@ TEST_F(CorpusReferenceTest, ParseCompilationMetrics) {
   EXPECT_GE(with_payload, 3);
 
   auto hashes = payload_hashes();
-  EXPECT_EQ(std::set<std::string>(hashes.begin(), hashes.end()),
-            (std::set<std::string>{"11726d08889974e57b12edee2812504e",
-                                   "29e35548d59d0e446f0c8a3f3010cc72",
-                                   "e18e1bcb67140c0a67427a6119556f7a"}));
+  EXPECT_EQ(
+      std::set<std::string>(hashes.begin(), hashes.end()),
+      (std::set<std::string>{"11726d08889974e57b12edee2812504e", "29e35548d59d0e446f0c8a3f3010cc72",
+                             "e18e1bcb67140c0a67427a6119556f7a"}));
   EXPECT_EQ(hashes.size(), 3u);
   // Each payloads/ file is the dynamo_guards payload whose MD5 names it.
   for (auto& h : hashes) EXPECT_EQ(md5_hex(read_file(out() / "payloads" / (h + ".txt"))), h);
@@ -150,7 +158,8 @@ TEST_F(CorpusReferenceTest, ParseCompilationFailures) {
   EXPECT_NE(failures.find("backend=&#39;broken_backend&#39; raised:"), std::string::npos);
   EXPECT_NE(failures.find("-_0_0_0/compilation_metrics_"), std::string::npos);
   // The failed compile is coloured "error" in the stack trie.
-  EXPECT_NE(read_file(out() / "index.html").find("class='status-error'>[0/0]</a>"), std::string::npos);
+  EXPECT_NE(read_file(out() / "index.html").find("class='status-error'>[0/0]</a>"),
+            std::string::npos);
 }
 
 // Item 5.
@@ -176,7 +185,8 @@ TEST_F(CorpusReferenceTest, ParseChromiumEvent) {
     EXPECT_TRUE(e.contains("ph") && e["ph"].is_string()) << e.dump();
     EXPECT_TRUE(e.contains("name") && e["name"].is_string()) << e.dump();
   }
-  EXPECT_NE(read_file(out() / "index.html").find("href=\"chromium_events.json\""), std::string::npos);
+  EXPECT_NE(read_file(out() / "index.html").find("href=\"chromium_events.json\""),
+            std::string::npos);
 }
 
 // Item 7.
@@ -218,18 +228,25 @@ TEST(OutputOrder, LaterWriteToTheSamePathWins) {
   const int n = 300;
   for (int i = 0; i < n; ++i) {
     std::string v = "version " + std::to_string(i) + "\n" + std::string(2000 + i, 'a' + i % 26);
-    log += record({{"dump_file", {{"name", "same_name"}}}, {"frame_id", 0}, {"frame_compile_id", 0},
-                   {"attempt", 0}}, v);
+    log += record({{"dump_file", {{"name", "same_name"}}},
+                   {"frame_id", 0},
+                   {"frame_compile_id", 0},
+                   {"attempt", 0}},
+                  v);
     // The same (deliberately wrong) hash for different payloads: one payloads/ file.
-    log += envelope_line(json({{"unclaimed", json::object()}, {"has_payload", "deadbeef"}}).dump()) +
-           "\n";
+    log +=
+        envelope_line(json({{"unclaimed", json::object()}, {"has_payload", "deadbeef"}}).dump()) +
+        "\n";
     for (auto& line : split_lines(v)) log += "\t" + line + "\n";
-    log += record({{"artifact", {{"name", "art"}, {"encoding", "string"}}}, {"frame_id", 1},
-                   {"frame_compile_id", 0}, {"attempt", 0}}, v);
+    log += record({{"artifact", {{"name", "art"}, {"encoding", "string"}}},
+                   {"frame_id", 1},
+                   {"frame_compile_id", 0},
+                   {"attempt", 0}},
+                  v);
   }
   write_file(tmp / "dup.log", log);
-  RunResult r = run_tlscope({(tmp / "dup.log").string(), "-o", (tmp / "out").string(), "--no-browser"},
-                            tmp.path());
+  RunResult r = run_tlscope(
+      {(tmp / "dup.log").string(), "-o", (tmp / "out").string(), "--no-browser"}, tmp.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string last = "version " + std::to_string(n - 1) + "\n";
   std::string page = read_file(tmp / "out" / "dump_file" / "same_name.html");

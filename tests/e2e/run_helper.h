@@ -174,7 +174,8 @@ inline std::string gunzip_file(const fs::path& p) {
   int err = 0;
   gzerror(f, &err);
   gzclose(f);
-  if (n < 0 || (err != Z_OK && err != Z_STREAM_END)) throw std::runtime_error("gzread " + p.string());
+  if (n < 0 || (err != Z_OK && err != Z_STREAM_END))
+    throw std::runtime_error("gzread " + p.string());
   return out;
 }
 

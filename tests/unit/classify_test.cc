@@ -13,26 +13,52 @@
 namespace tlscope::analysis {
 namespace {
 
-const std::vector<Category> kAll = {
-    Category::kShape,          Category::kConstant,        Category::kOptimizerConstant,
-    Category::kObjectIdentity, Category::kGlobalState,     Category::kTensorProperty,
-    Category::kRecompileLimit, Category::kLargeFrame,      Category::kPrintLogging,
-    Category::kDataDependent,  Category::kDynamicShapeOp,  Category::kNumpy,
-    Category::kSkipped,        Category::kExplicitBreak,   Category::kContextManager,
-    Category::kUnsupportedBytecode, Category::kInternalRestart, Category::kCompileError,
-    Category::kUnclassified};
+const std::vector<Category> kAll = {Category::kShape,
+                                    Category::kConstant,
+                                    Category::kOptimizerConstant,
+                                    Category::kObjectIdentity,
+                                    Category::kGlobalState,
+                                    Category::kTensorProperty,
+                                    Category::kRecompileLimit,
+                                    Category::kLargeFrame,
+                                    Category::kPrintLogging,
+                                    Category::kDataDependent,
+                                    Category::kDynamicShapeOp,
+                                    Category::kNumpy,
+                                    Category::kSkipped,
+                                    Category::kExplicitBreak,
+                                    Category::kContextManager,
+                                    Category::kUnsupportedBytecode,
+                                    Category::kInternalRestart,
+                                    Category::kCompileError,
+                                    Category::kUnclassified};
 
-const char* kGbSite = "\n\n For more details about this graph break, please visit: "
-                      "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html";
+const char* kGbSite =
+    "\n\n For more details about this graph break, please visit: "
+    "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html";
 
 // ---------------------------------------------------------------- names, advice
 
 TEST(CategoryName, IsTheStableNameOfSummaryJson) {
-  const std::vector<std::string> expected = {
-      "shape", "constant", "optimizer_constant", "object_identity", "global_state",
-      "tensor_property", "recompile_limit", "large_frame", "print_logging", "data_dependent",
-      "dynamic_shape_op", "numpy", "skipped", "explicit_graph_break", "context_manager",
-      "unsupported_bytecode", "internal_restart", "compile_error", "unclassified"};
+  const std::vector<std::string> expected = {"shape",
+                                             "constant",
+                                             "optimizer_constant",
+                                             "object_identity",
+                                             "global_state",
+                                             "tensor_property",
+                                             "recompile_limit",
+                                             "large_frame",
+                                             "print_logging",
+                                             "data_dependent",
+                                             "dynamic_shape_op",
+                                             "numpy",
+                                             "skipped",
+                                             "explicit_graph_break",
+                                             "context_manager",
+                                             "unsupported_bytecode",
+                                             "internal_restart",
+                                             "compile_error",
+                                             "unclassified"};
   ASSERT_EQ(kAll.size(), expected.size());
   for (size_t i = 0; i < kAll.size(); ++i) EXPECT_EQ(category_name(kAll[i]), expected[i]);
 }
@@ -362,8 +388,9 @@ TEST(NormalizeReason, ReasonsThatDifferOnlyInNumbersGroupTogether) {
             normalize_reason("tensor 'x' size mismatch at index 1. expected 30, actual 4"));
   EXPECT_EQ(normalize_reason("___check_obj_id(fn, 140439264606080)"),
             normalize_reason("___check_obj_id(fn, 139820487530896)"));
-  EXPECT_EQ(normalize_reason("___as_tensor(self.param_groups[0]['lr']).item() == 0.009000000000000001"),
-            normalize_reason("___as_tensor(self.param_groups[0]['lr']).item() == 0.0081"));
+  EXPECT_EQ(
+      normalize_reason("___as_tensor(self.param_groups[0]['lr']).item() == 0.009000000000000001"),
+      normalize_reason("___as_tensor(self.param_groups[0]['lr']).item() == 0.0081"));
   EXPECT_EQ(normalize_reason("<function percentile at 0x7f3a2c1e5d80>"),
             normalize_reason("<function percentile at 0x7F00AB>"));
   // ...but not reasons that differ in words.

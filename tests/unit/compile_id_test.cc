@@ -138,9 +138,10 @@ TEST(ParseBareCompileId, RoundTripsTheDisplayOfEveryGroupingId) {
 }
 
 TEST(ParseBareCompileId, RejectsGarbage) {
-  for (const char* bad : {"", "None", "abc", "0", "0/", "/1", "0/1_", "0/1x", "0/1/", "[0/1",
-                          "0/1]", "[]", "!", "!3", "!3/", "-1/0", "0/-1", "0/1_x", "0 /1",
-                          "4294967296/0", "0/1_2_3", "0//1", "+1/0", "0/1 "})
+  for (const char* bad :
+       {"",     "None",         "abc",     "0",    "0/",   "/1",  "0/1_", "0/1x", "0/1/",
+        "[0/1", "0/1]",         "[]",      "!",    "!3",   "!3/", "-1/0", "0/-1", "0/1_x",
+        "0 /1", "4294967296/0", "0/1_2_3", "0//1", "+1/0", "0/1 "})
     EXPECT_FALSE(parse_bare_compile_id(bad).has_value()) << '"' << bad << '"';
 }
 

@@ -36,12 +36,14 @@ class EnvelopeTest : public ::testing::Test {
 
 std::string describe_tensor(const std::string& size) {
   return R"j({"describe_tensor": {"id": 0, "describer_id": 0, "ndim": 1, "dtype": "torch.float32",)j"
-         R"j( "device": "device(type='cpu')", "size": )j" + size + "}}";
+         R"j( "device": "device(type='cpu')", "size": )j" +
+         size + "}}";
 }
 
 TEST_F(EnvelopeTest, OkRecordWithCompileIdRankAndPayload) {
-  auto d = decode(R"({"dynamo_output_graph": {"sizes": {"l_x_": [4, "s0"]}}, "rank": 3,)"
-                  R"( "frame_id": 1, "frame_compile_id": 2, "attempt": 0, "has_payload": "abc123"})");
+  auto d =
+      decode(R"({"dynamo_output_graph": {"sizes": {"l_x_": [4, "s0"]}}, "rank": 3,)"
+             R"( "frame_id": 1, "frame_compile_id": 2, "attempt": 0, "has_payload": "abc123"})");
   ASSERT_EQ(d.status, DecodeStatus::kOk) << d.why;
   ASSERT_TRUE(env_.compile_id.has_value());
   EXPECT_EQ(env_.compile_id->display(), "[1/2]");
@@ -131,10 +133,9 @@ TEST_F(EnvelopeTest, InvalidCompileIdComponentMakesTheIdUnknown) {
 }
 
 TEST_F(EnvelopeTest, AllIdsNullOrMissingGiveAnIdWithAllComponentsAbsent) {
-  for (const char* json :
-       {R"({"dynamo_start": {}, "compiled_autograd_id": null, "frame_id": null,)"
-        R"( "frame_compile_id": null, "attempt": null})",
-        R"({"dynamo_start": {}})"}) {
+  for (const char* json : {R"({"dynamo_start": {}, "compiled_autograd_id": null, "frame_id": null,)"
+                           R"( "frame_compile_id": null, "attempt": null})",
+                           R"({"dynamo_start": {}})"}) {
     auto d = decode(json);
     ASSERT_EQ(d.status, DecodeStatus::kOk) << d.why;
     ASSERT_TRUE(env_.compile_id.has_value()) << json;
@@ -176,8 +177,9 @@ TEST_F(EnvelopeTest, SentinelEmptyArrayAcceptedNonEmptyRejectedNullAbsent) {
 }
 
 TEST_F(EnvelopeTest, DecoderStateDoesNotLeakBetweenCalls) {
-  ASSERT_EQ(decode(R"({"rank": 1, "frame_id": -1, "zzz": 0, "link": {"name": "a", "url": "b"}})").status,
-            DecodeStatus::kOk);
+  ASSERT_EQ(
+      decode(R"({"rank": 1, "frame_id": -1, "zzz": 0, "link": {"name": "a", "url": "b"}})").status,
+      DecodeStatus::kOk);
   EXPECT_TRUE(env_.rank.has_value());
   EXPECT_FALSE(env_.compile_id.has_value());
   EXPECT_EQ(env_.unknown_keys.size(), 1u);

@@ -58,8 +58,9 @@ TEST(GlogPrefix, EveryAcceptedLevelLetter) {
 }
 
 TEST(GlogPrefix, RejectsLevelsDAndFAndLowercase) {
-  for (const char* line : {"D0403 07:28:48.051000 1 a.py:1] {}", "F0403 07:28:48.051000 1 a.py:1] {}",
-                           "v0403 07:28:48.051000 1 a.py:1] {}", "i0403 07:28:48.051000 1 a.py:1] {}"})
+  for (const char* line :
+       {"D0403 07:28:48.051000 1 a.py:1] {}", "F0403 07:28:48.051000 1 a.py:1] {}",
+        "v0403 07:28:48.051000 1 a.py:1] {}", "i0403 07:28:48.051000 1 a.py:1] {}"})
     EXPECT_FALSE(scan_glog_prefix(line).has_value()) << line;
 }
 
@@ -98,8 +99,8 @@ TEST(GlogPrefix, RejectsMissingSpaceAfterBracket) {
 }
 
 TEST(GlogPrefix, RejectsWindowsPathWithColon) {
-  EXPECT_FALSE(
-      scan_glog_prefix("V0403 07:28:48.051000 1398 C:\\work\\torch\\_dynamo\\x.py:19] {}").has_value());
+  EXPECT_FALSE(scan_glog_prefix("V0403 07:28:48.051000 1398 C:\\work\\torch\\_dynamo\\x.py:19] {}")
+                   .has_value());
 }
 
 TEST(GlogPrefix, RejectsMissingThreadOrLineno) {
@@ -118,7 +119,8 @@ TEST(GlogPrefix, OverflowingThreadAndLinenoSaturate) {
   EXPECT_EQ(p->lineno, kU64Max);
   EXPECT_EQ(p->pathname, " a.py");
   // One past the maximum saturates too; the maximum itself is exact.
-  auto q = scan_glog_prefix("V0403 07:28:48.051000 18446744073709551616 a.py:18446744073709551615] {}");
+  auto q =
+      scan_glog_prefix("V0403 07:28:48.051000 18446744073709551616 a.py:18446744073709551615] {}");
   ASSERT_TRUE(q.has_value());
   EXPECT_EQ(q->thread, kU64Max);
   EXPECT_EQ(q->lineno, kU64Max);
@@ -155,8 +157,8 @@ TEST(GlogPrefix, BacktracksIntoThreadDigitsForPathname) {
 }
 
 TEST(GlogPrefix, LaterStartMatchesWhenFirstCandidateFails) {
-  auto p = scan_glog_prefix(
-      "V0101 00:00:00.000000 1 a:x W0202 11:11:11.111111 2 b.py:3] {\"x\": 2}");
+  auto p =
+      scan_glog_prefix("V0101 00:00:00.000000 1 a:x W0202 11:11:11.111111 2 b.py:3] {\"x\": 2}");
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->level, 'W');
   EXPECT_EQ(p->month, 2);
@@ -210,7 +212,6 @@ TEST(LineReader, StripsCarriageReturnAndNumbersPhysicalLines) {
   }
 }
 
-
 // read_tab_lines, which copies whole runs of payload lines at once, against
 // the same lines read one at a time with next(): random logs with CRLF
 // endings, empty lines, TAB-only lines, long lines, a missing final newline,
@@ -243,15 +244,25 @@ std::string random_log(std::mt19937* rng) {
     size_t lines = pick(4) == 0 ? 0 : pick(40);
     for (size_t k = 0; k < lines; ++k) {
       switch (pick(12)) {
-        case 0: log += "\n"; continue;             // empty line inside a payload
-        case 1: log += "\r\n"; continue;          // a line that is only '\r'
-        case 2: log += "\t\n"; continue;          // TAB only
-        case 3: log += "\t" + std::string(3000 + pick(3000), 'L') + "\n"; continue;
-        default: break;
+        case 0:
+          log += "\n";
+          continue;  // empty line inside a payload
+        case 1:
+          log += "\r\n";
+          continue;  // a line that is only '\r'
+        case 2:
+          log += "\t\n";
+          continue;  // TAB only
+        case 3:
+          log += "\t" + std::string(3000 + pick(3000), 'L') + "\n";
+          continue;
+        default:
+          break;
       }
       log += '\t';
       size_t len = pick(90);
-      for (size_t c = 0; c < len; ++c) log += static_cast<char>(pick(20) == 0 ? '\t' : 'a' + pick(26));
+      for (size_t c = 0; c < len; ++c)
+        log += static_cast<char>(pick(20) == 0 ? '\t' : 'a' + pick(26));
       if (pick(30) == 0) log += '\r';
       log += '\n';
     }
@@ -278,7 +289,8 @@ TEST(LineReader, TabLinesMatchLineByLineReading) {
         std::string got;
         fast.read_tab_lines(&got, &last_a);
         std::string want = reference_tab_lines(&slow, &last_b);
-        ASSERT_EQ(got, want) << "round " << round << " chunk " << chunk << " after line " << a.number;
+        ASSERT_EQ(got, want) << "round " << round << " chunk " << chunk << " after line "
+                             << a.number;
         ASSERT_EQ(last_a, last_b);
       }
     }

@@ -51,7 +51,8 @@ std::string rec(json env, const std::optional<std::string>& payload = {}, int fr
     size_t start = 0;
     while (start <= payload->size()) {
       size_t nl = payload->find('\n', start);
-      s += "\t" + payload->substr(start, nl == std::string::npos ? std::string::npos : nl - start) + "\n";
+      s += "\t" + payload->substr(start, nl == std::string::npos ? std::string::npos : nl - start) +
+           "\n";
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
@@ -99,7 +100,8 @@ struct Recorder : RecordSink {
     std::string s = "ArtifactPages " + p.json_path + " " + std::string(p.json);
     if (!p.companion_path.empty()) {
       s += " companion=" + p.companion_path;
-      for (const auto& k : p.kernels) s += " " + std::string(k.kernel) + ":" + std::to_string(k.traces.size());
+      for (const auto& k : p.kernels)
+        s += " " + std::string(k.kernel) + ":" + std::to_string(k.traces.size());
     }
     return s;
   }
@@ -113,8 +115,8 @@ struct Recorder : RecordSink {
     metrics.notes = p.notes;
     metrics.inputs = p.inputs;
     metrics.outputs_before = p.outputs_before;
-    return "MetricsPage " + p.path + " " + p.rec->co_name +
-           (p.start_stack ? " stack" : "") + (p.failure.type ? " fail=" + std::string(*p.failure.type) : "");
+    return "MetricsPage " + p.path + " " + p.rec->co_name + (p.start_stack ? " stack" : "") +
+           (p.failure.type ? " fail=" + std::string(*p.failure.type) : "");
   }
   std::string describe(const RecordView&, const SymbolicGuardPage& p) {
     std::string s = "SymbolicGuardPage " + p.path + " " + std::string(p.expr);
@@ -162,9 +164,9 @@ std::unique_ptr<Run> ingest_text(const std::string& log, IngestOptions opts = {}
 
 struct Sample {
   Key key;
-  std::string log;                           // the good sample
-  std::function<void(const Run&)> check;     // what it must give
-  std::string bad;                           // a line of this key that fails its schema
+  std::string log;                        // the good sample
+  std::function<void(const Run&)> check;  // what it must give
+  std::string bad;                        // a line of this key that fails its schema
   bool export_mode = false;
 };
 
@@ -175,8 +177,7 @@ void PrintTo(const Sample& s, std::ostream* os) { *os << trace::key_name(s.key);
 // A row whose payload is its file: the file's name, the raw.jsonl pointer.
 Sample payload_file(Key key, json value, const std::string& file) {
   std::string name(trace::key_name(key));
-  return {key, rec({{name, value}}, std::string("graph():\n    return x")),
-          [file](const Run& r) {
+  return {key, rec({{name, value}}, std::string("graph():\n    return x")), [file](const Run& r) {
             EXPECT_EQ(r.urls("[0/0]"), Strings{"-_0_0_0/" + file});
             ASSERT_EQ(r.sink.verbatim.size(), 1u);
             EXPECT_EQ(r.sink.verbatim[0], Strings{"-_0_0_0/" + file});
@@ -190,10 +191,10 @@ Sample payload_file(Key key, json value, const std::string& file) {
 std::vector<Sample> samples() {
   std::vector<Sample> v;
   const json frame = json::array({{{"line", 3}, {"name", "forward"}, {"filename", 0}}});
-  const std::string strings = "V1201 10:00:00.000000 4242 x.py:1] {\"str\": [\"/home/u/model.py\", 0]}\n";
+  const std::string strings =
+      "V1201 10:00:00.000000 4242 x.py:1] {\"str\": [\"/home/u/model.py\", 0]}\n";
 
-  v.push_back({Key::kStack, strings + rec({{"stack", frame}}),
-               [](const Run& r) {
+  v.push_back({Key::kStack, strings + rec({{"stack", frame}}), [](const Run& r) {
                  EXPECT_EQ(r.model.unknown_trie.size(), 1u);
                  EXPECT_EQ(r.model.unknown_trie.node(1).frame.name, "forward");
                  EXPECT_TRUE(r.model.trie.empty());
@@ -210,23 +211,27 @@ std::vector<Sample> samples() {
                            "optimize_ddp_split_child_submod_1_0.txt"));
   v.push_back(payload_file(Key::kBytecodeDump, json::object(), "bytecode_dump_0.txt"));
 
-  v.push_back({Key::kDynamoGuards,
-               rec({{"dynamo_guards", json::object()}},
-                   R"js([{"code": "___check_type_id(L['x'], 1)"}, {"code": "L['x'].size()[0] == 8"}])js") +
-                   rec({{"dynamo_guards", json::object()}}, "not a guard list", 1),
-               [](const Run& r) {
-                 EXPECT_EQ(r.sink.pages, Strings{"GuardsPage -_0_0_0/dynamo_guards_0.html [0/0]"});
-                 EXPECT_EQ(r.sink.guards, (Strings{"___check_type_id(L['x'], 1)", "L['x'].size()[0] == 8"}));
-                 // The second is not a list of guards: counted, no page, no file.
-                 EXPECT_EQ(r.model.stats.fail_dynamo_guards_json, 1u);
-                 EXPECT_TRUE(r.urls("[1/0]").empty());
-               }});
+  v.push_back(
+      {Key::kDynamoGuards,
+       rec({{"dynamo_guards", json::object()}},
+           R"js([{"code": "___check_type_id(L['x'], 1)"}, {"code": "L['x'].size()[0] == 8"}])js") +
+           rec({{"dynamo_guards", json::object()}}, "not a guard list", 1),
+       [](const Run& r) {
+         EXPECT_EQ(r.sink.pages, Strings{"GuardsPage -_0_0_0/dynamo_guards_0.html [0/0]"});
+         EXPECT_EQ(r.sink.guards,
+                   (Strings{"___check_type_id(L['x'], 1)", "L['x'].size()[0] == 8"}));
+         // The second is not a list of guards: counted, no page, no file.
+         EXPECT_EQ(r.model.stats.fail_dynamo_guards_json, 1u);
+         EXPECT_TRUE(r.urls("[1/0]").empty());
+       }});
   v.push_back({Key::kInductorOutputCode,
                rec({{"inductor_output_code", {{"filename", "/tmp/torchinductor/ab/cabc123.py"}}}},
-                   "def call(args):\n    torch.ops._c10d_functional.all_reduce_.default(buf0, 'sum', '0')\n"),
+                   "def call(args):\n    torch.ops._c10d_functional.all_reduce_.default(buf0, "
+                   "'sum', '0')\n"),
                [](const Run& r) {
-                 EXPECT_EQ(r.sink.pages, Strings{"OutputCodePage -_0_0_0/inductor_output_code_cabc123_0.html "
-                                                 "/tmp/torchinductor/ab/cabc123.py"});
+                 EXPECT_EQ(r.sink.pages,
+                           Strings{"OutputCodePage -_0_0_0/inductor_output_code_cabc123_0.html "
+                                   "/tmp/torchinductor/ab/cabc123.py"});
                  const auto& folder = r.model.folders.at("-_0_0_0");
                  ASSERT_TRUE(folder.code_collectives);
                  EXPECT_EQ(folder.code_collectives->at("all_reduce"), 1);
@@ -235,22 +240,26 @@ std::vector<Sample> samples() {
                  EXPECT_EQ(r.sink.verbatim[0][0].rfind("payloads/", 0), 0u);
                },
                rec({{"inductor_output_code", {{"filename", 7}}}})});
-  v.push_back({Key::kAotAutogradBackwardCompilationMetrics,
-               rec({{"aot_autograd_backward_compilation_metrics",
-                     {{"fail_type", "RuntimeError"}, {"fail_reason", "boom"}}}}),
-               [](const Run& r) {
-                 EXPECT_EQ(r.sink.pages,
-                           Strings{"BackwardMetricsPage -_0_0_0/aot_autograd_backward_compilation_metrics_0.html "
-                                   "aot fail=RuntimeError"});
-               },
-               rec({{"aot_autograd_backward_compilation_metrics", {{"elapsed_time", "long"}}}})});
+  v.push_back(
+      {Key::kAotAutogradBackwardCompilationMetrics,
+       rec({{"aot_autograd_backward_compilation_metrics",
+             {{"fail_type", "RuntimeError"}, {"fail_reason", "boom"}}}}),
+       [](const Run& r) {
+         EXPECT_EQ(
+             r.sink.pages,
+             Strings{"BackwardMetricsPage -_0_0_0/aot_autograd_backward_compilation_metrics_0.html "
+                     "aot fail=RuntimeError"});
+       },
+       rec({{"aot_autograd_backward_compilation_metrics", {{"elapsed_time", "long"}}}})});
   v.push_back({Key::kBwdCompilationMetrics,
                rec({{"bwd_compilation_metrics", {{"inductor_compile_time_s", 1.5}}}}),
                [](const Run& r) {
-                 EXPECT_EQ(r.sink.pages, Strings{"BackwardMetricsPage -_0_0_0/bwd_compilation_metrics_0.html "
-                                                 "inductor=1.500000"});
+                 EXPECT_EQ(r.sink.pages,
+                           Strings{"BackwardMetricsPage -_0_0_0/bwd_compilation_metrics_0.html "
+                                   "inductor=1.500000"});
                }});
-  v.push_back({Key::kLink, rec({{"link", {{"name", "Perfetto"}, {"url", "https://ui.perfetto.dev"}}}}),
+  v.push_back({Key::kLink,
+               rec({{"link", {{"name", "Perfetto"}, {"url", "https://ui.perfetto.dev"}}}}),
                [](const Run& r) {
                  const auto* e = r.entry("[0/0]");
                  ASSERT_TRUE(e && e->outputs.size() == 1);
@@ -259,85 +268,94 @@ std::vector<Sample> samples() {
                  EXPECT_EQ(e->outputs[0].url, "https://ui.perfetto.dev");
                },
                rec({{"link", {{"name", "no url"}}}})});
-  v.push_back({Key::kArtifact,
-               rec({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}},
-                   "Graph break: print()") +
-                   rec({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}},
-                       R"js(["0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"])js", 1) +
-                   rec({{"artifact", {{"name", "inductor_provenance_tracking_kernel_stack_traces"},
-                                      {"encoding", "json"}}}},
-                       R"js({"triton_poi_0": ["File a.py\\nline 2"], "cpp_0": []})js", 2) +
-                   rec({{"artifact", {{"name", "weird"}, {"encoding", "base64"}}}}, "eA==", 3) +
-                   rec({{"artifact", {{"name", "after"}, {"encoding", "string"}}}}, "x", 4),
-               [](const Run& r) {
-                 EXPECT_EQ(r.urls("[0/0]"), Strings{"-_0_0_0/dynamo_graph_break_reason_0.txt"});
-                 ASSERT_EQ(r.model.graph_break_notes.size(), 1u);
-                 EXPECT_EQ(r.model.graph_break_notes[0].text, "Graph break: print()");
-                 ASSERT_EQ(r.model.recompile_reasons.size(), 1u);
-                 EXPECT_EQ(r.model.recompile_reasons[0].reasons,
-                           Strings{"0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"});
-                 // Stack traces: the companion takes a number (J26).
-                 EXPECT_EQ(r.urls("[2/0]"),
-                           Strings{"-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2.json"});
-                 EXPECT_EQ(*r.entry("[2/0]")->outputs[0].readable_url,
-                           "-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2_readable.html");
-                 ASSERT_EQ(r.sink.pages.size(), 2u);
-                 EXPECT_EQ(r.sink.pages[0], "ArtifactPages -_1_0_0/recompile_reasons_1.json [\n  \"0/0: tensor "
-                                            "'x' size mismatch at index 0. expected 8, actual 16\"\n]");
-                 EXPECT_NE(r.sink.pages[1].find(" companion=-_2_0_0/inductor_provenance_tracking_kernel_"
-                                                "stack_traces_2_readable.html cpp_0:0 triton_poi_0:1"),
-                           std::string::npos)
-                     << r.sink.pages[1];
-                 // An unknown encoding is a parser failure and gives no file.
-                 EXPECT_EQ(r.model.stats.fail_parser, 1u);
-                 EXPECT_TRUE(r.urls("[3/0]").empty());
-                 // Number 3 went to the companion.
-                 EXPECT_EQ(r.urls("[4/0]"), Strings{"-_4_0_0/after_4.txt"});
-               },
-               rec({{"artifact", {{"name", "x"}}}})});
-  v.push_back({Key::kDumpFile, rec({{"dump_file", {{"name", "<eval_with_key>.3"}}}}, "def forward(x):\n    return x"),
-               [](const Run& r) {
-                 EXPECT_EQ(r.urls("[0/0]"), Strings{"dump_file/eval_with_key_3.html"});
-                 EXPECT_EQ(r.sink.pages, Strings{"DumpFilePage dump_file/eval_with_key_3.html <eval_with_key>.3 "
-                                                 "def forward(x):\n    return x"});
-               }});
+  v.push_back(
+      {Key::kArtifact,
+       rec({{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}},
+           "Graph break: print()") +
+           rec({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}},
+               R"js(["0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"])js", 1) +
+           rec({{"artifact",
+                 {{"name", "inductor_provenance_tracking_kernel_stack_traces"},
+                  {"encoding", "json"}}}},
+               R"js({"triton_poi_0": ["File a.py\\nline 2"], "cpp_0": []})js", 2) +
+           rec({{"artifact", {{"name", "weird"}, {"encoding", "base64"}}}}, "eA==", 3) +
+           rec({{"artifact", {{"name", "after"}, {"encoding", "string"}}}}, "x", 4),
+       [](const Run& r) {
+         EXPECT_EQ(r.urls("[0/0]"), Strings{"-_0_0_0/dynamo_graph_break_reason_0.txt"});
+         ASSERT_EQ(r.model.graph_break_notes.size(), 1u);
+         EXPECT_EQ(r.model.graph_break_notes[0].text, "Graph break: print()");
+         ASSERT_EQ(r.model.recompile_reasons.size(), 1u);
+         EXPECT_EQ(r.model.recompile_reasons[0].reasons,
+                   Strings{"0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"});
+         // Stack traces: the companion takes a number (J26).
+         EXPECT_EQ(r.urls("[2/0]"),
+                   Strings{"-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2.json"});
+         EXPECT_EQ(*r.entry("[2/0]")->outputs[0].readable_url,
+                   "-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2_readable.html");
+         ASSERT_EQ(r.sink.pages.size(), 2u);
+         EXPECT_EQ(r.sink.pages[0],
+                   "ArtifactPages -_1_0_0/recompile_reasons_1.json [\n  \"0/0: tensor "
+                   "'x' size mismatch at index 0. expected 8, actual 16\"\n]");
+         EXPECT_NE(r.sink.pages[1].find(" companion=-_2_0_0/inductor_provenance_tracking_kernel_"
+                                        "stack_traces_2_readable.html cpp_0:0 triton_poi_0:1"),
+                   std::string::npos)
+             << r.sink.pages[1];
+         // An unknown encoding is a parser failure and gives no file.
+         EXPECT_EQ(r.model.stats.fail_parser, 1u);
+         EXPECT_TRUE(r.urls("[3/0]").empty());
+         // Number 3 went to the companion.
+         EXPECT_EQ(r.urls("[4/0]"), Strings{"-_4_0_0/after_4.txt"});
+       },
+       rec({{"artifact", {{"name", "x"}}}})});
+  v.push_back(
+      {Key::kDumpFile,
+       rec({{"dump_file", {{"name", "<eval_with_key>.3"}}}}, "def forward(x):\n    return x"),
+       [](const Run& r) {
+         EXPECT_EQ(r.urls("[0/0]"), Strings{"dump_file/eval_with_key_3.html"});
+         EXPECT_EQ(r.sink.pages,
+                   Strings{"DumpFilePage dump_file/eval_with_key_3.html <eval_with_key>.3 "
+                           "def forward(x):\n    return x"});
+       }});
   for (Key k : {Key::kCompilationMetricsRuntime, Key::kBwdCompilationMetricsRuntime}) {
     std::string name(trace::key_name(k));
-    v.push_back({k, rec({{name, {{"runtime_s", 0.25}}}}),
-                 [name](const Run& r) {
-                   EXPECT_EQ(r.sink.pages,
-                             Strings{"JsonFile -_0_0_0/" + name + "_0.json {\n  \"runtime_s\": 0.25\n}"});
+    v.push_back({k, rec({{name, {{"runtime_s", 0.25}}}}), [name](const Run& r) {
+                   EXPECT_EQ(r.sink.pages, Strings{"JsonFile -_0_0_0/" + name +
+                                                   "_0.json {\n  \"runtime_s\": 0.25\n}"});
                  }});
   }
-  v.push_back({Key::kDynamoStart, strings + rec({{"dynamo_start", {{"stack", frame}}}}),
-               [](const Run& r) {
-                 EXPECT_EQ(r.model.trie.size(), 1u);
-                 auto id = trace::parse_bare_compile_id("0/0");
-                 ASSERT_TRUE(r.model.start_stacks.count(*id));
-                 EXPECT_EQ(r.model.start_stacks.at(*id)[0].name, "forward");
-                 EXPECT_EQ(r.model.frame_starts.at({1, 0}).name, "forward");
-               }});
-  v.push_back({Key::kChromiumEvent,
-               rec({{"chromium_event", json::object()}},
-                   R"js({"ph": "B", "name": "dynamo", "ts": 1000000, "args": {"compile_id": "0/0"}})js") +
-                   rec({{"chromium_event", json::object()}},
-                       R"js({"ph": "E", "name": "dynamo", "ts": 3500000, "args": {"compile_id": "0/0"}})js") +
-                   rec({{"chromium_event", json::object()}}, "{not json"),
-               [](const Run& r) {
-                 EXPECT_EQ(r.model.chromium.events, 2u);
-                 ASSERT_EQ(r.model.chromium.phases.size(), 1u);
-                 const auto& phases = r.model.chromium.phases.begin()->second;
-                 ASSERT_EQ(phases.size(), 1u);
-                 EXPECT_EQ(phases[0].name, "dynamo");
-                 EXPECT_DOUBLE_EQ(phases[0].seconds, 2.5);
-                 ASSERT_EQ(r.sink.pages.size(), 2u);
-                 EXPECT_EQ(r.sink.pages[0].rfind("ChromiumEvent {\n    \"args\": {", 0), 0u) << r.sink.pages[0];
-                 // Chromium records are not copied to raw.jsonl.
-                 for (const auto& l : r.sink.jsonl) EXPECT_EQ(l, "");
-               }});
+  v.push_back(
+      {Key::kDynamoStart, strings + rec({{"dynamo_start", {{"stack", frame}}}}), [](const Run& r) {
+         EXPECT_EQ(r.model.trie.size(), 1u);
+         auto id = trace::parse_bare_compile_id("0/0");
+         ASSERT_TRUE(r.model.start_stacks.count(*id));
+         EXPECT_EQ(r.model.start_stacks.at(*id)[0].name, "forward");
+         EXPECT_EQ(r.model.frame_starts.at({1, 0}).name, "forward");
+       }});
+  v.push_back(
+      {Key::kChromiumEvent,
+       rec({{"chromium_event", json::object()}},
+           R"js({"ph": "B", "name": "dynamo", "ts": 1000000, "args": {"compile_id": "0/0"}})js") +
+           rec({{"chromium_event", json::object()}},
+               R"js({"ph": "E", "name": "dynamo", "ts": 3500000, "args": {"compile_id": "0/0"}})js") +
+           rec({{"chromium_event", json::object()}}, "{not json"),
+       [](const Run& r) {
+         EXPECT_EQ(r.model.chromium.events, 2u);
+         ASSERT_EQ(r.model.chromium.phases.size(), 1u);
+         const auto& phases = r.model.chromium.phases.begin()->second;
+         ASSERT_EQ(phases.size(), 1u);
+         EXPECT_EQ(phases[0].name, "dynamo");
+         EXPECT_DOUBLE_EQ(phases[0].seconds, 2.5);
+         ASSERT_EQ(r.sink.pages.size(), 2u);
+         EXPECT_EQ(r.sink.pages[0].rfind("ChromiumEvent {\n    \"args\": {", 0), 0u)
+             << r.sink.pages[0];
+         // Chromium records are not copied to raw.jsonl.
+         for (const auto& l : r.sink.jsonl) EXPECT_EQ(l, "");
+       }});
   const std::string metrics = rec({{"compilation_metrics", {{"co_name", "forward"}}}});
   v.push_back({Key::kSymbolicShapeSpecialization,
-               rec({{"symbolic_shape_specialization", {{"symbol", "s0"}, {"sources", {"L['x'].size()[0]"}}, {"value", "8"}}}}) + metrics,
+               rec({{"symbolic_shape_specialization",
+                     {{"symbol", "s0"}, {"sources", {"L['x'].size()[0]"}}, {"value", "8"}}}}) +
+                   metrics,
                [](const Run& r) {
                  ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
                  EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kSpecialization);
@@ -351,15 +369,22 @@ std::vector<Sample> samples() {
                  EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kGuardAdded);
                  EXPECT_EQ(r.sink.metrics.notes[0].expr, "Eq(s0, 8)");
                }});
-  v.push_back({Key::kCreateSymbol, rec({{"create_symbol", {{"symbol", "s1"}, {"val", "4"}, {"source", "L['y']"}}}}) + metrics,
-               [](const Run& r) {
-                 ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
-                 EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kSymbolCreated);
-                 EXPECT_EQ(r.sink.metrics.notes[0].value, "4");
-                 EXPECT_EQ(r.sink.metrics.notes[0].sources, "L['y']");
-               }});
-  const json tensor = {{"id", 1}, {"describer_id", 5}, {"ndim", 2}, {"dtype", "torch.float32"},
-                       {"device", "device(type='cpu')"}, {"size", {8, "s0"}}, {"requires_grad", true}};
+  v.push_back(
+      {Key::kCreateSymbol,
+       rec({{"create_symbol", {{"symbol", "s1"}, {"val", "4"}, {"source", "L['y']"}}}}) + metrics,
+       [](const Run& r) {
+         ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
+         EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kSymbolCreated);
+         EXPECT_EQ(r.sink.metrics.notes[0].value, "4");
+         EXPECT_EQ(r.sink.metrics.notes[0].sources, "L['y']");
+       }});
+  const json tensor = {{"id", 1},
+                       {"describer_id", 5},
+                       {"ndim", 2},
+                       {"dtype", "torch.float32"},
+                       {"device", "device(type='cpu')"},
+                       {"size", {8, "s0"}},
+                       {"requires_grad", true}};
   v.push_back({Key::kDescribeTensor, rec({{"describe_tensor", tensor}}) + metrics,
                [](const Run& r) {
                  ASSERT_EQ(r.sink.metrics.inputs.size(), 1u);
@@ -368,84 +393,104 @@ std::vector<Sample> samples() {
                  EXPECT_EQ(r.sink.metrics.inputs[0].source, "");
                },
                rec({{"describe_tensor", {{"id", 1}, {"describer_id", 5}}}})});
-  v.push_back({Key::kDescribeSource,
-               rec({{"describe_tensor", tensor}}) +
-                   rec({{"describe_source", {{"describer_id", 5}, {"id", 1}, {"source", "L['x']"}}}}) + metrics,
-               [](const Run& r) {
-                 ASSERT_EQ(r.sink.metrics.inputs.size(), 1u);
-                 EXPECT_EQ(r.sink.metrics.inputs[0].source, "L['x']");
-                 EXPECT_EQ(r.sink.metrics.inputs[0].dtype, "torch.float32");
-               },
-               rec({{"describe_source", {{"describer_id", 5}, {"id", 1}}}})});
-  v.push_back({Key::kCompilationMetrics,
-               strings + rec({{"dynamo_start", {{"stack", frame}}}}) +
-                   rec({{"dynamo_output_graph", json::object()}}, "graph") +
-                   rec({{"compilation_metrics", {{"co_name", "forward"}, {"co_filename", "/home/u/model.py"},
-                                                 {"co_firstlineno", 3},
-                                                 {"dynamo_cumulative_compile_time_us", 1500000},
-                                                 {"graph_op_count", 0}, {"fail_type", "BackendCompilerFailed"},
-                                                 {"fail_reason", "boom"}, {"restart_reasons", json::array()}}}}),
-               [](const Run& r) {
-                 EXPECT_EQ(r.urls("[0/0]"), (Strings{"-_0_0_0/dynamo_output_graph_0.txt",
-                                                     "-_0_0_0/compilation_metrics_1.html"}));
-                 EXPECT_EQ(r.sink.pages, Strings{"MetricsPage -_0_0_0/compilation_metrics_1.html forward "
-                                                 "stack fail=BackendCompilerFailed"});
-                 EXPECT_EQ(r.sink.metrics.outputs_before, 1u);
-                 ASSERT_EQ(r.model.metrics.size(), 1u);
-                 const auto& m = r.model.metrics[0];
-                 EXPECT_EQ(m.co_filename, "/home/u/model.py");
-                 EXPECT_DOUBLE_EQ(*m.entire_frame_s, 1.5);  // from microseconds
-                 EXPECT_EQ(m.page, "-_0_0_0/compilation_metrics_1.html");
-                 ASSERT_EQ(r.model.failures.size(), 1u);
-                 EXPECT_EQ(r.model.failures[0].type, "BackendCompilerFailed");
-                 EXPECT_EQ(r.model.failures[0].source, "N/A:0");
-                 EXPECT_EQ(r.model.status_of(trace::parse_bare_compile_id("0/0")), model::Status::kError);
-               },
-               rec({{"compilation_metrics", {{"graph_op_count", -3}}}})});
+  v.push_back(
+      {Key::kDescribeSource,
+       rec({{"describe_tensor", tensor}}) +
+           rec({{"describe_source", {{"describer_id", 5}, {"id", 1}, {"source", "L['x']"}}}}) +
+           metrics,
+       [](const Run& r) {
+         ASSERT_EQ(r.sink.metrics.inputs.size(), 1u);
+         EXPECT_EQ(r.sink.metrics.inputs[0].source, "L['x']");
+         EXPECT_EQ(r.sink.metrics.inputs[0].dtype, "torch.float32");
+       },
+       rec({{"describe_source", {{"describer_id", 5}, {"id", 1}}}})});
+  v.push_back(
+      {Key::kCompilationMetrics,
+       strings + rec({{"dynamo_start", {{"stack", frame}}}}) +
+           rec({{"dynamo_output_graph", json::object()}}, "graph") +
+           rec({{"compilation_metrics",
+                 {{"co_name", "forward"},
+                  {"co_filename", "/home/u/model.py"},
+                  {"co_firstlineno", 3},
+                  {"dynamo_cumulative_compile_time_us", 1500000},
+                  {"graph_op_count", 0},
+                  {"fail_type", "BackendCompilerFailed"},
+                  {"fail_reason", "boom"},
+                  {"restart_reasons", json::array()}}}}),
+       [](const Run& r) {
+         EXPECT_EQ(r.urls("[0/0]"), (Strings{"-_0_0_0/dynamo_output_graph_0.txt",
+                                             "-_0_0_0/compilation_metrics_1.html"}));
+         EXPECT_EQ(r.sink.pages, Strings{"MetricsPage -_0_0_0/compilation_metrics_1.html forward "
+                                         "stack fail=BackendCompilerFailed"});
+         EXPECT_EQ(r.sink.metrics.outputs_before, 1u);
+         ASSERT_EQ(r.model.metrics.size(), 1u);
+         const auto& m = r.model.metrics[0];
+         EXPECT_EQ(m.co_filename, "/home/u/model.py");
+         EXPECT_DOUBLE_EQ(*m.entire_frame_s, 1.5);  // from microseconds
+         EXPECT_EQ(m.page, "-_0_0_0/compilation_metrics_1.html");
+         ASSERT_EQ(r.model.failures.size(), 1u);
+         EXPECT_EQ(r.model.failures[0].type, "BackendCompilerFailed");
+         EXPECT_EQ(r.model.failures[0].source, "N/A:0");
+         EXPECT_EQ(r.model.status_of(trace::parse_bare_compile_id("0/0")), model::Status::kError);
+       },
+       rec({{"compilation_metrics", {{"graph_op_count", -3}}}})});
 
   // --export
   auto exported = [](Sample s) {
     s.export_mode = true;
     return s;
   };
-  v.push_back(exported(payload_file(Key::kExportedProgram, json::object(), "exported_program_0.txt")));
-  v.push_back(exported({Key::kGuardAdded,
-                        rec({{"guard_added", {{"expr", "Eq(s0, 8)"}, {"prefix", "eval"}, {"expr_node_id", 7},
-                                              {"frame_locals", {{"locals", {{"x", "FakeTensor"}}}}}}}}) +
-                            rec({{"guard_added", {{"expr", "Ne(s0, 1)"}, {"prefix", "runtime_assert"}}}}, {}, 1),
-                        [](const Run& r) {
-                          EXPECT_EQ(r.sink.pages, Strings{"SymbolicGuardPage -_0_0_0/symbolic_guard_information_0.html "
-                                                          "Eq(s0, 8) node=7 locals=1"});
-                          ASSERT_EQ(r.model.export_issues.size(), 1u);
-                          EXPECT_EQ(r.model.export_issues[0].kind, model::ExportIssue::kGuardEvaluated);
-                          EXPECT_EQ(r.model.export_issues[0].page, "-_0_0_0/symbolic_guard_information_0.html");
-                          // A guard export did not evaluate is dropped, raw.jsonl line and all.
-                          ASSERT_EQ(r.sink.jsonl.size(), 2u);
-                          EXPECT_EQ(r.sink.jsonl[1], "");
-                        },
-                        rec({{"guard_added", {{"expr_node_id", "seven"}}}})}));
-  v.push_back(exported({Key::kPropagateRealTensorsProvenance,
-                        rec({{"propagate_real_tensors_provenance", {{"expr", "Eq(u0, 1)"}, {"result", "True"}}}}),
-                        [](const Run& r) {
-                          ASSERT_EQ(r.model.export_issues.size(), 1u);
-                          EXPECT_EQ(r.model.export_issues[0].kind, model::ExportIssue::kDataDependent);
-                          EXPECT_EQ(r.model.export_issues[0].result, "True");
-                          EXPECT_EQ(r.sink.pages, Strings{"SymbolicGuardPage -_0_0_0/symbolic_guard_information_0.html "
-                                                          "Eq(u0, 1)"});
-                        }}));
+  v.push_back(
+      exported(payload_file(Key::kExportedProgram, json::object(), "exported_program_0.txt")));
+  v.push_back(exported(
+      {Key::kGuardAdded,
+       rec({{"guard_added",
+             {{"expr", "Eq(s0, 8)"},
+              {"prefix", "eval"},
+              {"expr_node_id", 7},
+              {"frame_locals", {{"locals", {{"x", "FakeTensor"}}}}}}}}) +
+           rec({{"guard_added", {{"expr", "Ne(s0, 1)"}, {"prefix", "runtime_assert"}}}}, {}, 1),
+       [](const Run& r) {
+         EXPECT_EQ(r.sink.pages,
+                   Strings{"SymbolicGuardPage -_0_0_0/symbolic_guard_information_0.html "
+                           "Eq(s0, 8) node=7 locals=1"});
+         ASSERT_EQ(r.model.export_issues.size(), 1u);
+         EXPECT_EQ(r.model.export_issues[0].kind, model::ExportIssue::kGuardEvaluated);
+         EXPECT_EQ(r.model.export_issues[0].page, "-_0_0_0/symbolic_guard_information_0.html");
+         // A guard export did not evaluate is dropped, raw.jsonl line and all.
+         ASSERT_EQ(r.sink.jsonl.size(), 2u);
+         EXPECT_EQ(r.sink.jsonl[1], "");
+       },
+       rec({{"guard_added", {{"expr_node_id", "seven"}}}})}));
+  v.push_back(exported(
+      {Key::kPropagateRealTensorsProvenance,
+       rec({{"propagate_real_tensors_provenance", {{"expr", "Eq(u0, 1)"}, {"result", "True"}}}}),
+       [](const Run& r) {
+         ASSERT_EQ(r.model.export_issues.size(), 1u);
+         EXPECT_EQ(r.model.export_issues[0].kind, model::ExportIssue::kDataDependent);
+         EXPECT_EQ(r.model.export_issues[0].result, "True");
+         EXPECT_EQ(r.sink.pages,
+                   Strings{"SymbolicGuardPage -_0_0_0/symbolic_guard_information_0.html "
+                           "Eq(u0, 1)"});
+       }}));
   for (Key k : {Key::kMissingFakeKernel, Key::kMismatchedFakeKernel}) {
     auto kind = k == Key::kMissingFakeKernel ? model::ExportIssue::kMissingFakeKernel
                                              : model::ExportIssue::kMismatchedFakeKernel;
-    v.push_back(exported({k, rec({{std::string(trace::key_name(k)), {{"op", "mylib.foo"}, {"reason", "r"}}}}),
-                          [kind](const Run& r) {
-                            ASSERT_EQ(r.model.export_issues.size(), 1u);
-                            EXPECT_EQ(r.model.export_issues[0].kind, kind);
-                            EXPECT_EQ(r.model.export_issues[0].op, "mylib.foo");
-                          }}));
+    v.push_back(exported(
+        {k, rec({{std::string(trace::key_name(k)), {{"op", "mylib.foo"}, {"reason", "r"}}}}),
+         [kind](const Run& r) {
+           ASSERT_EQ(r.model.export_issues.size(), 1u);
+           EXPECT_EQ(r.model.export_issues[0].kind, kind);
+           EXPECT_EQ(r.model.export_issues[0].op, "mylib.foo");
+         }}));
   }
   v.push_back(exported({Key::kExpressionCreated,
-                        rec({{"expression_created", {{"method", "add"}, {"result", "s0 + 1"}, {"result_id", 7},
-                                                     {"arguments", {"s0", "1"}}, {"argument_ids", {1, 2}}}}}),
+                        rec({{"expression_created",
+                              {{"method", "add"},
+                               {"result", "s0 + 1"},
+                               {"result_id", 7},
+                               {"arguments", {"s0", "1"}},
+                               {"argument_ids", {1, 2}}}}}),
                         [](const Run& r) {
                           const auto& e = r.model.symbolic_exprs.at(7);
                           EXPECT_EQ(e.method, "add");
@@ -453,9 +498,10 @@ std::vector<Sample> samples() {
                           EXPECT_EQ(e.argument_ids, (std::vector<uint64_t>{1, 2}));
                         },
                         rec({{"expression_created", {{"arguments", {1, 2}}}}})}));
-  v.push_back(exported({Key::kCreateUnbackedSymbol,
-                        rec({{"create_unbacked_symbol", {{"symbol", "u0"}, {"node_id", 9}}}}),
-                        [](const Run& r) { EXPECT_EQ(r.model.symbolic_exprs.at(9).result, "u0"); }}));
+  v.push_back(
+      exported({Key::kCreateUnbackedSymbol,
+                rec({{"create_unbacked_symbol", {{"symbol", "u0"}, {"node_id", 9}}}}),
+                [](const Run& r) { EXPECT_EQ(r.model.symbolic_exprs.at(9).result, "u0"); }}));
   return v;
 }
 
@@ -507,7 +553,9 @@ INSTANTIATE_TEST_SUITE_P(EveryKey, Ingest, ::testing::ValuesIn(all_samples()),
                                up = true;
                                continue;
                              }
-                             out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+                             out +=
+                                 up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+                                    : c;
                              up = false;
                            }
                            return out;
@@ -519,7 +567,8 @@ TEST(IngestTable, EveryIngestedKeyHasASample) {
   for (int k = 0; k < trace::kKeyCount; ++k) {
     Key key = static_cast<Key>(k);
     if (ingest_function(key))
-      EXPECT_TRUE(sampled.count(key)) << trace::key_name(key) << " is ingested but has no sample here";
+      EXPECT_TRUE(sampled.count(key))
+          << trace::key_name(key) << " is ingested but has no sample here";
   }
 }
 

@@ -12,11 +12,11 @@
 #include "trace/md5.h"
 
 namespace {
-using tlscope::trace::Md5Digest;
 using tlscope::trace::md5;
 using tlscope::trace::md5_hex_equals;
 using tlscope::trace::md5_many;
 using tlscope::trace::md5_matches;
+using tlscope::trace::Md5Digest;
 namespace detail = tlscope::trace::detail;
 
 std::string hex(const Md5Digest& d) { return tlscope::trace::to_hex(d); }
@@ -68,9 +68,11 @@ TEST(Md5, ManyGivesTheRfc1321Digests) {
   for (const auto& [m, d] : suite) views.push_back(m);
   std::vector<Md5Digest> got(views.size());
   md5_many(views.data(), views.size(), got.data());
-  for (size_t i = 0; i < suite.size(); ++i) EXPECT_EQ(hex(got[i]), suite[i].second) << suite[i].first;
+  for (size_t i = 0; i < suite.size(); ++i)
+    EXPECT_EQ(hex(got[i]), suite[i].second) << suite[i].first;
   hash_batch(views, &got);
-  for (size_t i = 0; i < suite.size(); ++i) EXPECT_EQ(hex(got[i]), suite[i].second) << suite[i].first;
+  for (size_t i = 0; i < suite.size(); ++i)
+    EXPECT_EQ(hex(got[i]), suite[i].second) << suite[i].first;
 }
 
 // Every length from 0 to 300 bytes crosses the 55/56/64-byte padding cases.
@@ -81,7 +83,8 @@ TEST(Md5, LanesMatchOpenSslOnEveryShortLength) {
   std::vector<std::string_view> views(msgs.begin(), msgs.end());
   std::vector<Md5Digest> got;
   hash_batch(views, &got);
-  for (size_t i = 0; i < msgs.size(); ++i) EXPECT_EQ(hex(got[i]), hex(md5(msgs[i]))) << "length " << i;
+  for (size_t i = 0; i < msgs.size(); ++i)
+    EXPECT_EQ(hex(got[i]), hex(md5(msgs[i]))) << "length " << i;
 }
 
 // Batches where lanes finish at very different times, and fewer messages than lanes.
@@ -107,7 +110,8 @@ TEST(Md5, LanesMatchWhenAFewMessagesOutlastTheRest) {
   std::mt19937 rng(13);
   for (size_t long_ones : {1u, 2u, 3u, 4u, 8u, 9u, 12u}) {
     std::vector<std::string> msgs;
-    for (size_t i = 0; i < long_ones; ++i) msgs.push_back(random_bytes(&rng, 20000 + 3001 * i + rng() % 64));
+    for (size_t i = 0; i < long_ones; ++i)
+      msgs.push_back(random_bytes(&rng, 20000 + 3001 * i + rng() % 64));
     for (size_t i = 0; i < 40; ++i) msgs.push_back(random_bytes(&rng, rng() % 300));
     std::shuffle(msgs.begin(), msgs.end(), rng);
     std::vector<std::string_view> views(msgs.begin(), msgs.end());
@@ -119,8 +123,8 @@ TEST(Md5, LanesMatchWhenAFewMessagesOutlastTheRest) {
 }
 
 TEST(Md5, ManyUsesWhicheverPathAndAgrees) {
-  std::vector<std::string> msgs = {"", "a", std::string(1000, 'x'), "abc", std::string(64, 'y'),
-                                   std::string(119, 'z')};
+  std::vector<std::string> msgs = {
+      "", "a", std::string(1000, 'x'), "abc", std::string(64, 'y'), std::string(119, 'z')};
   std::vector<std::string_view> views(msgs.begin(), msgs.end());
   std::vector<Md5Digest> got(msgs.size());
   md5_many(views.data(), views.size(), got.data());

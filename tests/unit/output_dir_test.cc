@@ -98,9 +98,7 @@ TEST(OutputDir, CopyIsCompleteWhileOtherFilesAreWritten) {
   fs::path src = tmp.path / "src.log";
   std::string content;
   for (int i = 0; content.size() < (20u << 20); ++i) content += "line " + std::to_string(i) + "\n";
-  {
-    std::ofstream(src, std::ios::binary) << content;
-  }
+  { std::ofstream(src, std::ios::binary) << content; }
   fs::create_directories(tmp.path / "out");
   {
     OutputDir out((tmp.path / "out").string());
@@ -119,7 +117,8 @@ TEST(OutputDir, NamesOutsideTheFolderAreRefused) {
   fs::create_directories(tmp.path / "out");
   fs::create_directory_symlink(tmp.path, tmp.path / "out" / "link");
   OutputDir out((tmp.path / "out").string(), 0);
-  for (const char* bad : {"../escape.txt", "a/../../escape.txt", "/abs.txt", "./x", "a//b", "link/x"})
+  for (const char* bad :
+       {"../escape.txt", "a/../../escape.txt", "/abs.txt", "./x", "a//b", "link/x"})
     out.write_file(bad, std::string("x"));
   EXPECT_EQ(out.errors(), 6u);
   EXPECT_FALSE(fs::exists(tmp.path / "escape.txt"));

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/collectives.h"
 #include "analysis/ranks.h"
+#include "model/collectives.h"
 
 namespace tlscope::analysis {
 namespace {
@@ -91,8 +91,8 @@ TEST(CountCodeCollectives, CountsCallsAndWaits) {
       "    buf2 = torch.ops._c10d_functional.reduce_scatter_tensor.default(buf1, 'sum', 2, '0')\n"
       "    torch.ops._c10d_functional.wait_tensor.default(buf2)\n";
   auto c = count_code_collectives(code);
-  EXPECT_EQ(c.counts, (std::map<std::string, int>{{"all_reduce", 1}, {"all_gather", 1},
-                                                   {"reduce_scatter", 1}}));
+  EXPECT_EQ(c.counts, (std::map<std::string, int>{
+                          {"all_reduce", 1}, {"all_gather", 1}, {"reduce_scatter", 1}}));
   EXPECT_EQ(c.waits, 2);
 }
 
@@ -118,7 +118,8 @@ TEST(CountCodeCollectives, IgnoresComments) {
 
   // An unterminated block comment hides the rest.
   c = count_code_collectives(
-      "torch.ops._c10d_functional.all_reduce_.default(x)\n/* torch.ops._c10d_functional.all_reduce_.default(x)\n");
+      "torch.ops._c10d_functional.all_reduce_.default(x)\n/* "
+      "torch.ops._c10d_functional.all_reduce_.default(x)\n");
   EXPECT_EQ(c.counts, (std::map<std::string, int>{{"all_reduce", 1}}));
 }
 
@@ -155,7 +156,9 @@ struct ExecCase {
                       {{0, "[0/1]"}, {"all_gather"}},
                       {{1, "[0/0]"}, {"all_reduce"}},
                       {{1, "[0/1]"}, {"broadcast"}}};
-  Cache cache{{{0, "[0/0]"}, "\u2705"}, {{0, "[0/1]"}, "\u274c"}, {{1, "[0/0]"}, "\u2705"},
+  Cache cache{{{0, "[0/0]"}, "\u2705"},
+              {{0, "[0/1]"}, "\u274c"},
+              {{1, "[0/0]"}, "\u2705"},
               {{1, "[0/1]"}, "\u2705"}};
   // The orders cut down to one index (one row of the reference's table).
   Orders row(size_t i) const {
@@ -272,7 +275,7 @@ TEST(AnalyzeRanks, RuntimeRowsSortedByGraphId) {
   EXPECT_EQ(a.runtime_rows[0].slowest_rank, 1u);
   EXPECT_DOUBLE_EQ(a.runtime_rows[0].fastest_ms, 1.0);
   EXPECT_DOUBLE_EQ(a.runtime_rows[0].slowest_ms, 4.501);  // 4.5005 half away from zero
-  EXPECT_DOUBLE_EQ(a.runtime_rows[0].delta_ms, 3.501);   // 3.5005
+  EXPECT_DOUBLE_EQ(a.runtime_rows[0].delta_ms, 3.501);    // 3.5005
   EXPECT_EQ(a.runtime_rows[1].graph_id, "-_1_0_0");
   EXPECT_EQ(a.runtime_rows[1].fastest_rank, 1u);
   EXPECT_EQ(a.runtime_rows[1].slowest_rank, 0u);

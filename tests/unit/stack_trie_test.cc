@@ -74,7 +74,8 @@ TEST(StackTrie, ManySiblingsKeepOrderAndAreFoundAgain) {
   StackTrie t;
   const uint32_t n = 200000;
   for (int pass = 0; pass < 2; ++pass)
-    for (uint32_t i = 0; i < n; ++i) t.insert({frame(i % 7, static_cast<int>(i), "f")}, id(i, pass));
+    for (uint32_t i = 0; i < n; ++i)
+      t.insert({frame(i % 7, static_cast<int>(i), "f")}, id(i, pass));
   ASSERT_EQ(t.root().children.size(), n);
   for (uint32_t i = 0; i < n; i += 9973) {
     const auto& node = t.node(t.root().children[i]);

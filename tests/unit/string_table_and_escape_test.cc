@@ -76,12 +76,23 @@ TEST(HtmlText, MatchesByteByByteEscapingAtEveryLength) {
     std::string out;
     for (char c : in) {
       switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+          out += "&amp;";
+          break;
+        case '<':
+          out += "&lt;";
+          break;
+        case '>':
+          out += "&gt;";
+          break;
+        case '"':
+          out += "&quot;";
+          break;
+        case '\'':
+          out += "&#39;";
+          break;
+        default:
+          out += c;
       }
     }
     return out;
@@ -104,7 +115,10 @@ TEST(HtmlText, MatchesByteByByteEscapingAtEveryLength) {
 TEST(HtmlText, KeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(text("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80").str(),
             "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
-  EXPECT_EQ(text("a\xFF" "b").str(), "a" + kFffd + "b");
+  EXPECT_EQ(text("a\xFF"
+                 "b")
+                .str(),
+            "a" + kFffd + "b");
   EXPECT_EQ(text("\xFF<").str(), kFffd + "&lt;");
   // Overlong encoding of '/', a UTF-16 surrogate, a truncated sequence at the
   // end, a lone continuation byte and a code point above U+10FFFF.
@@ -118,23 +132,24 @@ TEST(HtmlText, KeepsValidUtf8AndReplacesInvalidBytes) {
 }
 
 TEST(SafeUrl, KeepsRelativePathsAndWebUrls) {
-  for (const char* ok : {"index.html", "-_0_0_0/dynamo_output_graph_0.txt",
-                         "dump_file/eval_with_key_3.html#L4", "#[0/0]", "../x.html",
-                         "http://example.com/a", "https://example.com/a?b=c#d",
-                         "HTTPS://EXAMPLE.COM/", "a/b:c", "?q=1"})
+  for (const char* ok :
+       {"index.html", "-_0_0_0/dynamo_output_graph_0.txt", "dump_file/eval_with_key_3.html#L4",
+        "#[0/0]", "../x.html", "http://example.com/a", "https://example.com/a?b=c#d",
+        "HTTPS://EXAMPLE.COM/", "a/b:c", "?q=1"})
     EXPECT_EQ(safe_url(ok), ok) << ok;
 }
 
 TEST(SafeUrl, NeutralisesScriptAndDataSchemes) {
-  for (const char* bad : {"javascript:alert(1)", " JaVaScRiPt:x", "java\tscript:x", "java\nscript:x",
-                          "\x01javascript:x", "data:text/html,<script>alert(1)</script>",
-                          "vbscript:msgbox(1)", "VBScript:x", "file:///etc/passwd",
-                          "  \t javascript:alert(1)"})
+  for (const char* bad :
+       {"javascript:alert(1)", " JaVaScRiPt:x", "java\tscript:x", "java\nscript:x",
+        "\x01javascript:x", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)",
+        "VBScript:x", "file:///etc/passwd", "  \t javascript:alert(1)"})
     EXPECT_EQ(safe_url(bad), "#") << bad;
 }
 
 TEST(HtmlLink, EscapesLabelAndNeutralisesUrl) {
-  EXPECT_EQ(link("javascript:alert(1)", "<b>x</b>").str(), "<a href=\"#\">&lt;b&gt;x&lt;/b&gt;</a>");
+  EXPECT_EQ(link("javascript:alert(1)", "<b>x</b>").str(),
+            "<a href=\"#\">&lt;b&gt;x&lt;/b&gt;</a>");
   EXPECT_EQ(link("a\" onmouseover=\"x.html", "n").str(),
             "<a href=\"a&quot; onmouseover=&quot;x.html\">n</a>");
   EXPECT_EQ(link("-_0_0_0/a_1.txt", "-_0_0_0/a_1.txt").str(),
@@ -159,10 +174,19 @@ void expect_single_safe_segment(const std::string& input) {
 }
 
 TEST(SafeSegment, HostileNamesBecomeOneSafeSegment) {
-  const std::vector<std::string> inputs = {"../../etc/passwd", "/abs", "a/b", "..", ".", ".hidden",
-                                           "<script>alert(1)</script>", "", "a\\..\\b",
-                                           std::string("nul\0byte", 8), "a/b/../../..",
-                                           "\xFF\xFE", std::string(1000, 'x'),
+  const std::vector<std::string> inputs = {"../../etc/passwd",
+                                           "/abs",
+                                           "a/b",
+                                           "..",
+                                           ".",
+                                           ".hidden",
+                                           "<script>alert(1)</script>",
+                                           "",
+                                           "a\\..\\b",
+                                           std::string("nul\0byte", 8),
+                                           "a/b/../../..",
+                                           "\xFF\xFE",
+                                           std::string(1000, 'x'),
                                            "." + std::string(170, 'y')};
   for (const auto& in : inputs) expect_single_safe_segment(in);
   EXPECT_EQ(safe_segment("/abs"), "_abs");
@@ -173,11 +197,13 @@ TEST(SafeSegment, HostileNamesBecomeOneSafeSegment) {
 }
 
 TEST(SafeSegment, OrdinaryNamesAreKept) {
-  const std::vector<std::string> names = {"dynamo_output_graph.txt", "torch._functorch.config.txt",
-                                          "fx_graph_cache_miss.json", "inductor_output_code_cyjwx6x6.html",
-                                          "a-b+c_d.e", std::string(160, 'k')};
-  for (const auto& ok : names)
-    EXPECT_EQ(safe_segment(ok), ok);
+  const std::vector<std::string> names = {"dynamo_output_graph.txt",
+                                          "torch._functorch.config.txt",
+                                          "fx_graph_cache_miss.json",
+                                          "inductor_output_code_cyjwx6x6.html",
+                                          "a-b+c_d.e",
+                                          std::string(160, 'k')};
+  for (const auto& ok : names) EXPECT_EQ(safe_segment(ok), ok);
 }
 
 TEST(SafeSegment, LongNamesStayDistinct) {

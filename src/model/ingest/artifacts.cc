@@ -68,7 +68,8 @@ void note_rank_data(IngestContext& ctx, const std::string& name, simdjson::dom::
     if (!order || order->type() != element_type::ARRAY) return;
     std::vector<std::string> ids;
     for (auto e : simdjson::dom::array(*order)) {
-      if (auto s = tj::as_str(e)) ids.emplace_back(*s);
+      if (auto s = tj::as_str(e))
+        ids.emplace_back(*s);
       else if (e.type() == element_type::OBJECT)
         if (auto c = tj::str_field(object(e), "compile_id")) ids.emplace_back(*c);
     }
@@ -161,8 +162,10 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
 std::optional<DumpFilePage> ingest_dump_file(IngestContext& ctx) {
   std::string_view name = *tj::str_field(object(ctx.value()), "name");
   std::string file;
-  if (auto n = model::eval_with_key_number(std::string(name))) file = fmt::format("eval_with_key_{}", *n);
-  else file = model::safe_segment(name);
+  if (auto n = model::eval_with_key_number(std::string(name)))
+    file = fmt::format("eval_with_key_{}", *n);
+  else
+    file = model::safe_segment(name);
   std::string rel = "dump_file/" + file + ".html";
   ctx.add_global(rel);
   return DumpFilePage{std::move(rel), name};

@@ -63,7 +63,8 @@ void ModelBuilder::note_phase(simdjson::dom::element e) {
     if (secs >= 0 && p != phases.end()) {
       p->seconds += secs;
     } else if (secs >= 0 && phases.size() < kMaxPhases) {
-      uint32_t depth = static_cast<uint32_t>(std::count(open[i].path.begin(), open[i].path.end(), '/'));
+      uint32_t depth =
+          static_cast<uint32_t>(std::count(open[i].path.begin(), open[i].path.end(), '/'));
       phases.push_back({open[i].name, open[i].path, depth, open[i].ts, secs});
     }
     open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));

@@ -80,8 +80,8 @@ std::optional<SymbolicGuardPage> ingest_guard_added(IngestContext& ctx) {
 
 std::optional<SymbolicGuardPage> ingest_real_tensor_guard(IngestContext& ctx) {
   object g(ctx.value());
-  model::ExportIssue issue{model::ExportIssue::kDataDependent, str(g, "expr"), str(g, "result"),
-                           "", "", ""};
+  model::ExportIssue issue{
+      model::ExportIssue::kDataDependent, str(g, "expr"), str(g, "result"), "", "", ""};
   SymbolicGuardPage page = guard_page(ctx, g);
   issue.page = page.path;
   ctx.b.model().export_issues.push_back(std::move(issue));

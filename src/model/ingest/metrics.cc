@@ -50,8 +50,8 @@ model::MetricsRecord summarize(object o, const IngestContext& ctx) {
   m.backend_s = seconds(o, "backend_compile_time_s", {"aot_autograd_cumulative_compile_time_us"});
   m.inductor_s = seconds(o, "inductor_compile_time_s", {"inductor_cumulative_compile_time_us"});
   m.code_gen_s = seconds(o, "code_gen_time_s", {"inductor_code_gen_cumulative_compile_time_us"});
-  m.before_restart_s = seconds(o, "dynamo_time_before_restart_s",
-                               {"dynamo_compile_time_before_restart_us"});
+  m.before_restart_s =
+      seconds(o, "dynamo_time_before_restart_s", {"dynamo_compile_time_before_restart_us"});
   m.graph_op_count = tj::u64_field(o, "graph_op_count");
   m.cache_size = tj::u64_field(o, "cache_size");
   if (auto t = tj::str_field(o, "fail_type")) m.fail_type = std::string(*t);
@@ -60,7 +60,8 @@ model::MetricsRecord summarize(object o, const IngestContext& ctx) {
   m.fail_line = tj::u64_field(o, "fail_user_frame_lineno");
   if (auto r = tj::field(o, "restart_reasons")) {
     m.restart_reasons_present = true;
-    for (auto e : simdjson::dom::array(*r)) m.restart_reasons.emplace_back(e.get_string().value_unsafe());
+    for (auto e : simdjson::dom::array(*r))
+      m.restart_reasons.emplace_back(e.get_string().value_unsafe());
   }
   if (auto r = tj::str_field(o, "recompile_reason")) m.recompile_reason = std::string(*r);
   return m;
@@ -79,11 +80,9 @@ void note_outcome(model::ReportModel& model, const model::MetricsRecord& rec,
   for (const auto& r : rec.restart_reasons)
     model.failures.push_back({rec.id, rec.page, "RestartAnalysis", r, "", true});
   if (rec.fail_type)
-    model.failures.push_back({rec.id, rec.page, *rec.fail_type,
-                              rec.fail_reason.value_or("(no reason given)"),
-                              fmt::format("{}:{}", rec.fail_file.value_or("N/A"),
-                                          rec.fail_line.value_or(0)),
-                              false});
+    model.failures.push_back(
+        {rec.id, rec.page, *rec.fail_type, rec.fail_reason.value_or("(no reason given)"),
+         fmt::format("{}:{}", rec.fail_file.value_or("N/A"), rec.fail_line.value_or(0)), false});
 }
 
 }  // namespace
@@ -101,8 +100,7 @@ std::optional<BackwardMetricsPage> ingest_backward_metrics(IngestContext& ctx) {
   BackwardMetricsPage page;
   page.path = ctx.add_file("bwd_compilation_metrics.html", false);
   page.inductor_s = seconds(o, "inductor_compile_time_s", {"inductor_cumulative_compile_time_us"});
-  page.code_gen_s =
-      seconds(o, "code_gen_time_s", {"inductor_code_gen_cumulative_compile_time_us"});
+  page.code_gen_s = seconds(o, "code_gen_time_s", {"inductor_code_gen_cumulative_compile_time_us"});
   page.failure = failure_of(o);
   return page;
 }

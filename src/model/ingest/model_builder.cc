@@ -78,8 +78,8 @@ void ModelBuilder::parser_failure(const std::string& parser, const std::string& 
 
 void ModelBuilder::emit(IngestContext& ctx, Page&& page) {
   if (!sink_) return;
-  RecordView view{ctx.rec.lineno, ctx.env.compile_id, *ctx.entry, ctx.folder, ctx.rec.payload,
-                  ctx.rec.payload_utf8};
+  RecordView view{ctx.rec.lineno, ctx.env.compile_id, *ctx.entry,
+                  ctx.folder,     ctx.rec.payload,    ctx.rec.payload_utf8};
   sink_->on_page(view, std::move(page));
 }
 
@@ -164,7 +164,8 @@ void ModelBuilder::end_record(const trace::Record& rec, IngestContext* ctx, bool
   const auto& verbatim = ctx ? ctx->verbatim : kNone;
   // A dropped export record's payload is only checked when a file holds it.
   bool unchecked = ctx && ctx->drop && verbatim.empty();
-  std::string_view md5 = rec.has_payload && !unchecked ? rec.env->has_payload() : std::string_view();
+  std::string_view md5 =
+      rec.has_payload && !unchecked ? rec.env->has_payload() : std::string_view();
   sink_->on_record_end({line, verbatim, rec.payload, rec.payload_storage, md5});
 }
 
@@ -176,12 +177,18 @@ void ModelBuilder::note_provenance_sources(const IngestContext& ctx, size_t firs
     if (o.is_link) continue;
     std::string_view name = std::string_view(o.url).substr(o.url.find('/') + 1);
     auto starts = [&](std::string_view p) { return name.rfind(p, 0) == 0; };
-    if (starts("before_pre_grad_graph")) src.pre_grad = o.url;
-    else if (starts("inductor_pre_grad_graph")) src.pre_grad_fallback = o.url;
-    else if (starts("after_post_grad_graph")) src.post_grad = o.url;
-    else if (starts("inductor_post_grad_graph")) src.post_grad_fallback = o.url;
-    else if (starts("inductor_aot_wrapper_code")) src.cpp_code = o.url;
-    else if (starts("inductor_provenance_tracking_node_mappings")) src.node_mappings = o.url;
+    if (starts("before_pre_grad_graph"))
+      src.pre_grad = o.url;
+    else if (starts("inductor_pre_grad_graph"))
+      src.pre_grad_fallback = o.url;
+    else if (starts("after_post_grad_graph"))
+      src.post_grad = o.url;
+    else if (starts("inductor_post_grad_graph"))
+      src.post_grad_fallback = o.url;
+    else if (starts("inductor_aot_wrapper_code"))
+      src.cpp_code = o.url;
+    else if (starts("inductor_provenance_tracking_node_mappings"))
+      src.node_mappings = o.url;
   }
   // The output code as plain text: the .txt with -p, else its payloads/ copy.
   if (ctx.env.has(trace::Key::kInductorOutputCode) && ctx.payload_file)

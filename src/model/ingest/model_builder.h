@@ -25,7 +25,6 @@
 
 namespace tlscope::ingest {
 
-
 class ModelBuilder;
 
 // The record being ingested, as its ingest functions see it.

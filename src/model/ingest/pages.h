@@ -98,8 +98,8 @@ struct MetricsPage {
       graph_node_count, graph_input_count;
   FailureInfo failure;
   std::vector<std::string_view> compliant_ops, non_compliant_ops;
-  std::vector<model::ShapeNote> notes;     // of this compile, in log order
-  std::vector<model::TensorInput> inputs;  // graph inputs (describe_* records)
+  std::vector<model::ShapeNote> notes;        // of this compile, in log order
+  std::vector<model::TensorInput> inputs;     // graph inputs (describe_* records)
   const model::Stack* start_stack = nullptr;  // its dynamo_start stack, if any
 };
 
@@ -118,7 +118,7 @@ using Page = std::variant<GuardsPage, OutputCodePage, BackwardMetricsPage, JsonF
 
 // The end of a record.
 struct RecordFiles {
-  std::string_view jsonl_line;              // "" when the record is not copied to raw.jsonl
+  std::string_view jsonl_line;               // "" when the record is not copied to raw.jsonl
   const std::vector<std::string>& verbatim;  // files that hold the payload as it is
   std::string_view payload;
   // The reader's buffer behind `payload`: the last verbatim file may take it

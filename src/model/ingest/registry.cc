@@ -29,8 +29,10 @@ void run(IngestContext& ctx) {
 
 template <typename P, auto F>
 constexpr IngestFn entry() {
-  if constexpr (std::is_null_pointer_v<decltype(F)>) return nullptr;
-  else return &run<P, F>;
+  if constexpr (std::is_null_pointer_v<decltype(F)>)
+    return nullptr;
+  else
+    return &run<P, F>;
 }
 
 constexpr std::nullptr_t ingest_none = nullptr;

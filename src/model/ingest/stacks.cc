@@ -65,9 +65,12 @@ std::string symint_list(std::optional<simdjson::dom::element> v) {
   for (auto e : simdjson::dom::array(*v)) {
     if (!first) s += ", ";
     first = false;
-    if (auto str = tj::as_str(e)) s += *str;
-    else if (auto i = tj::as_i64(e)) s += std::to_string(*i);
-    else if (auto u = tj::as_u64(e)) s += std::to_string(*u);
+    if (auto str = tj::as_str(e))
+      s += *str;
+    else if (auto i = tj::as_i64(e))
+      s += std::to_string(*i);
+    else if (auto u = tj::as_u64(e))
+      s += std::to_string(*u);
   }
   return s + "]";
 }

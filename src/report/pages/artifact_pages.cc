@@ -1,17 +1,18 @@
 // Artifact files (F26, F34), dump-file pages (F27) and chromium events (F15).
 #include <fmt/format.h>
 
+#include "report/page_frame.h"
 #include "report/pages/pages.h"
 #include "report/template.h"
-#include "report/page_frame.h"
 
 namespace tlscope::report {
 namespace {
 
 // F34: each kernel's stack traces with literal "\n" turned into newlines.
 Html readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
-  Html s = Markup("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
-                  "</title></head><body>\n");
+  Html s = Markup(
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
+      "</title></head><body>\n");
   for (const auto& k : kernels) {
     s += html_format("<h3>{}</h3>\n", k.kernel);
     for (std::string_view str : k.traces) {
@@ -48,20 +49,21 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePa
   if (!p) return;
   begin_page(*p, "Source Code", "../");
   render(*p, "dump_file.html",
-         {{"name", text(page.name)}, {"lines", [&](PageWriter& out) {
-            std::string_view code = rec.payload;
-            size_t k = 1, start = 0;
-            while (start <= code.size()) {
-              size_t nl = code.find('\n', start);
-              std::string_view line =
-                  code.substr(start, nl == std::string_view::npos ? code.npos : nl - start);
-              out.put(html_format("<span id=\"L{}\">", k++));
-              out.put_escaped(line);
-              out.put("</span>");
-              if (nl == std::string_view::npos) break;
-              start = nl + 1;
-            }
-          }}});
+         {{"name", text(page.name)},
+          {"lines", [&](PageWriter& out) {
+             std::string_view code = rec.payload;
+             size_t k = 1, start = 0;
+             while (start <= code.size()) {
+               size_t nl = code.find('\n', start);
+               std::string_view line =
+                   code.substr(start, nl == std::string_view::npos ? code.npos : nl - start);
+               out.put(html_format("<span id=\"L{}\">", k++));
+               out.put_escaped(line);
+               out.put("</span>");
+               if (nl == std::string_view::npos) break;
+               start = nl + 1;
+             }
+           }}});
   end_page(*p, "../", w.options());
 }
 

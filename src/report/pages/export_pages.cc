@@ -6,10 +6,10 @@
 
 #include <unordered_set>
 
-#include "report/pages/pages.h"
-#include "report/template.h"
 #include "report/page_frame.h"
+#include "report/pages/pages.h"
 #include "report/stack_html.h"
+#include "report/template.h"
 
 namespace tlscope::report {
 namespace {
@@ -25,11 +25,12 @@ void provenance_cards(Html* s, const model::ReportModel& m, uint64_t id, int dep
     if (i) args += ", ";
     args += text(e.arguments[i]);
   }
-  *s += html_format("<div class=\"card\" style=\"margin-left: {}px\"><h4>{}</h4><p>Method: <code>{}"
-                    "</code></p><p>Arguments: <code>{}</code></p><p>User stack</p>{}<details><summary>"
-                    "Framework stack</summary>{}</details></div>\n",
-                    20 * depth, e.result, e.method, args, stack_html(e.user_stack, m.strings),
-                    stack_html(e.stack, m.strings));
+  *s += html_format(
+      "<div class=\"card\" style=\"margin-left: {}px\"><h4>{}</h4><p>Method: <code>{}"
+      "</code></p><p>Arguments: <code>{}</code></p><p>User stack</p>{}<details><summary>"
+      "Framework stack</summary>{}</details></div>\n",
+      20 * depth, e.result, e.method, args, stack_html(e.user_stack, m.strings),
+      stack_html(e.stack, m.strings));
   for (uint64_t child : e.argument_ids) provenance_cards(s, m, child, depth + 1, seen);
 }
 
@@ -37,7 +38,8 @@ using Pairs = std::vector<std::pair<std::string_view, std::string_view>>;
 
 Html locals_html(const std::optional<Pairs>& locals, const std::optional<Pairs>& symbols) {
   Html s;
-  for (auto [part, label] : {std::pair{&locals, Markup("Locals:")}, std::pair{&symbols, Markup("Symbols:")}}) {
+  for (auto [part, label] :
+       {std::pair{&locals, Markup("Locals:")}, std::pair{&symbols, Markup("Symbols:")}}) {
     if (!*part) continue;
     s += Html(label) + "<pre>";
     for (const auto& [name, value] : **part) s += html_format("    {}: {}\n", name, value);

@@ -1,7 +1,7 @@
 // The guard list (F24) and the output code (F25).
+#include "report/page_frame.h"
 #include "report/pages/pages.h"
 #include "report/template.h"
-#include "report/page_frame.h"
 
 namespace tlscope::report {
 

@@ -1,10 +1,10 @@
 // Compilation-metrics pages (REPORT_FEATURES F29, F31, F32).
 #include <fmt/format.h>
 
-#include "report/pages/pages.h"
-#include "report/template.h"
 #include "report/page_frame.h"
+#include "report/pages/pages.h"
 #include "report/stack_html.h"
+#include "report/template.h"
 
 namespace tlscope::report {
 namespace {
@@ -46,16 +46,21 @@ Html shape_notes_html(const std::vector<model::ShapeNote>& notes,
     Html user_stack = stack_html(n.user_stack, strings), stack = stack_html(n.stack, strings);
     switch (n.kind) {
       case model::ShapeNote::kSpecialization:
-        spec += part("specialization", {{"symbol", text(n.symbol)}, {"sources", text(n.sources)},
-                                        {"value", text(n.value)}, {"user_stack", user_stack},
+        spec += part("specialization", {{"symbol", text(n.symbol)},
+                                        {"sources", text(n.sources)},
+                                        {"value", text(n.value)},
+                                        {"user_stack", user_stack},
                                         {"stack", stack}});
         break;
       case model::ShapeNote::kGuardAdded:
-        fast += part("guard_added", {{"expr", text(n.expr)}, {"user_stack", user_stack}, {"stack", stack}});
+        fast += part("guard_added",
+                     {{"expr", text(n.expr)}, {"user_stack", user_stack}, {"stack", stack}});
         break;
       case model::ShapeNote::kSymbolCreated:
-        created += part("symbol_created", {{"symbol", text(n.symbol)}, {"value", text(n.value)},
-                                           {"sources", text(n.sources)}, {"user_stack", user_stack},
+        created += part("symbol_created", {{"symbol", text(n.symbol)},
+                                           {"value", text(n.value)},
+                                           {"sources", text(n.sources)},
+                                           {"user_stack", user_stack},
                                            {"stack", stack}});
         break;
     }
@@ -73,8 +78,10 @@ Html inputs_html(const std::vector<model::TensorInput>& inputs) {
   auto yes_no = [](bool b) { return b ? Markup("yes") : Markup("no"); };
   for (const auto& t : inputs) {
     if (t.source.empty()) continue;
-    rows += part("input", {{"source", text(t.source)}, {"shape", text(t.shape)},
-                           {"dtype", text(t.dtype)}, {"device", text(t.device)},
+    rows += part("input", {{"source", text(t.source)},
+                           {"shape", text(t.shape)},
+                           {"dtype", text(t.dtype)},
+                           {"device", text(t.device)},
                            {"requires_grad", yes_no(t.requires_grad)},
                            {"parameter", yes_no(t.is_parameter)},
                            {"dynamic_dims", text(t.dynamic_dims == "[]" ? "" : t.dynamic_dims)}});
@@ -114,7 +121,8 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::BackwardMe
     Html rows;
     for (auto [label, v] : {std::pair{Markup("Inductor compile time (s)"), page.inductor_s},
                             std::pair{Markup("Code generation time (s)"), page.code_gen_s}})
-      if (v && *v != 0.0) rows += part("backward_time", {{"label", label}, {"seconds", html_format("{}", *v)}});
+      if (v && *v != 0.0)
+        rows += part("backward_time", {{"label", label}, {"seconds", html_format("{}", *v)}});
     body = part("backward_times", {{"rows", rows}});
   }
   body += failure_html(page.failure);
@@ -134,10 +142,12 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::MetricsPag
   const auto& strings = w.model().strings;
   Html mini;
   if (!m.co_name.empty() && !m.co_filename.empty() && m.co_firstlineno)
-    mini = part("frame", {{"name", text(m.co_name)}, {"file", text(m.co_filename)},
+    mini = part("frame", {{"name", text(m.co_name)},
+                          {"file", text(m.co_filename)},
                           {"line", html_format("{}", *m.co_firstlineno)}});
   Html stack = page.start_stack ? stack_html(*page.start_stack, strings) : part("no_stack");
-  Html inductor_rows = seconds_row("inductor_row", m.inductor_s) + seconds_row("code_gen_row", m.code_gen_s);
+  Html inductor_rows =
+      seconds_row("inductor_row", m.inductor_s) + seconds_row("code_gen_row", m.code_gen_s);
   Html restarts = part("no_restarts");
   if (!m.restart_reasons.empty()) {
     Html items;
