@@ -9,30 +9,24 @@
 
 namespace tlscope::report {
 
-void render(PageWriter& out, std::string_view template_name, std::initializer_list<Slot> slots) {
-  std::string_view t = asset(template_name);
+namespace {
+
+// Calls text(piece) for each run of template text and hole(name) for each
+// {{name}}, in order. An unclosed "{{" is text.
+template <typename Text, typename Hole>
+void walk(std::string_view t, Text&& text, Hole&& hole) {
   size_t pos = 0;
   while (pos < t.size()) {
     size_t open = t.find("{{", pos);
     if (open == std::string_view::npos) break;
     size_t close = t.find("}}", open + 2);
     if (close == std::string_view::npos) break;
-    out.put_template(t.substr(pos, open - pos));
-    std::string_view name = t.substr(open + 2, close - open - 2);
-    for (const Slot& s : slots)
-      if (s.name == name) {
-        if (s.has_write)
-          s.write(out);
-        else
-          out.put(s.value);
-        break;
-      }
+    text(t.substr(pos, open - pos));
+    hole(t.substr(open + 2, close - open - 2));
     pos = close + 2;
   }
-  out.put_template(t.substr(pos));
+  text(t.substr(pos));
 }
-
-namespace {
 
 std::string_view fragment_text(std::string_view file, std::string_view name) {
   std::string_view t = asset(file);
@@ -49,26 +43,33 @@ std::string_view fragment_text(std::string_view file, std::string_view name) {
 
 }  // namespace
 
+void render(PageWriter& out, std::string_view template_name, std::initializer_list<Slot> slots) {
+  walk(
+      asset(template_name), [&](std::string_view text) { out.put_template(text); },
+      [&](std::string_view name) {
+        for (const Slot& s : slots)
+          if (s.name == name) {
+            if (s.has_write)
+              s.write(out);
+            else
+              out.put(s.value);
+            return;
+          }
+      });
+}
+
 Html fragment(std::string_view file, std::string_view name,
               std::initializer_list<FragmentSlot> slots) {
-  std::string_view t = fragment_text(file, name);
   std::string out;
-  size_t pos = 0;
-  while (pos < t.size()) {
-    size_t open = t.find("{{", pos);
-    if (open == std::string_view::npos) break;
-    size_t close = t.find("}}", open + 2);
-    if (close == std::string_view::npos) break;
-    out.append(t.substr(pos, open - pos));
-    std::string_view hole = t.substr(open + 2, close - open - 2);
-    for (const FragmentSlot& s : slots)
-      if (s.name == hole) {
-        out += s.value.str();
-        break;
-      }
-    pos = close + 2;
-  }
-  out.append(t.substr(pos));
+  walk(
+      fragment_text(file, name), [&](std::string_view text) { out.append(text); },
+      [&](std::string_view hole) {
+        for (const FragmentSlot& s : slots)
+          if (s.name == hole) {
+            out += s.value.str();
+            return;
+          }
+      });
   return TemplateText::of(std::move(out));
 }
 

@@ -83,22 +83,25 @@ void ModelBuilder::emit(IngestContext& ctx, Page&& page) {
   sink_->on_page(view, std::move(page));
 }
 
-std::vector<model::ShapeNote> ModelBuilder::take_notes(const trace::CompileId& bucket) {
-  std::vector<model::ShapeNote> out;
-  if (auto it = pending_notes_.find(bucket); it != pending_notes_.end()) {
+namespace {
+// What a compile's bucket holds, taken out of `pending`.
+template <typename Map>
+typename Map::mapped_type take(Map& pending, const trace::CompileId& bucket) {
+  typename Map::mapped_type out;
+  if (auto it = pending.find(bucket); it != pending.end()) {
     out = std::move(it->second);
-    pending_notes_.erase(it);
+    pending.erase(it);
   }
   return out;
 }
+}  // namespace
+
+std::vector<model::ShapeNote> ModelBuilder::take_notes(const trace::CompileId& bucket) {
+  return take(pending_notes_, bucket);
+}
 
 std::vector<model::TensorInput> ModelBuilder::take_inputs(const trace::CompileId& bucket) {
-  std::vector<model::TensorInput> out;
-  if (auto it = pending_inputs_.find(bucket); it != pending_inputs_.end()) {
-    out = std::move(it->second);
-    pending_inputs_.erase(it);
-  }
-  return out;
+  return take(pending_inputs_, bucket);
 }
 
 // The record's keys of this role, in table order (the key enum's order).
