@@ -18,6 +18,7 @@ struct Output {
   uint64_t number = 0;
   std::string suffix;                       // cache mark (F13)
   std::optional<std::string> readable_url;  // kernel stack-trace companion
+  std::string subgraph;                     // the record's subgraph_name (K9), "" if none
   bool is_link = false;
 };
 

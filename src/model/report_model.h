@@ -52,11 +52,12 @@ struct FailureRow {
   bool restart = false;
 };
 
-// A symbolic_shape_specialization / guard_added_fast / create_symbol record
-// waiting for its compile's metrics page (F29 items 10-11).
+// A symbolic_shape_specialization / guard_added_fast / create_symbol /
+// create_unbacked_symbol record waiting for its compile's metrics page (F29
+// items 10-11, K11).
 struct ShapeNote {
-  enum Kind { kSpecialization, kGuardAdded, kSymbolCreated } kind;
-  std::string symbol, sources, value, reason, expr;
+  enum Kind { kSpecialization, kGuardAdded, kSymbolCreated, kUnbackedSymbol } kind;
+  std::string symbol, sources, value, reason, expr, range;
   Stack user_stack, stack;
 };
 

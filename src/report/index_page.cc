@@ -25,7 +25,15 @@ void write_products(const model::ReportModel& m, PageWriter& p) {
     p.put("\">");
     p.put_escaped(label);
     p.put("</a>\n<ul>\n");
+    // K9: a run of files from one subgraph_name is headed by its name; the
+    // run back to no name by an empty line.
+    std::string_view subgraph;
     for (const auto& o : e.outputs) {
+      if (o.subgraph != subgraph) {
+        subgraph = o.subgraph;
+        p.put(html_format("<li style=\"margin-top: 8px;\">{}</li>\n",
+                          subgraph.empty() ? Html() : html_format("Subgraph Name: {}", subgraph)));
+      }
       p.put("<li>");
       p.put(link(o.url, o.name));
       if (o.readable_url && !o.readable_url->empty()) {

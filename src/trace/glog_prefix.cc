@@ -70,9 +70,11 @@ bool match_at(std::string_view s, size_t at, size_t* colon_cache, GlogPrefix* ou
     std::string_view shorter = s.substr(0, path_start);
     digits(shorter, &j, &out->thread);
   }
+  out->thread_digits = s.substr(thread_start, path_start - thread_start);
   out->pathname = s.substr(path_start, colon - path_start);
   i = colon + 1;
   if (!digits(s, &i, &out->lineno)) return false;
+  out->lineno_digits = s.substr(colon + 1, i - colon - 1);
   if (i + 2 >= s.size() || s[i] != ']' || s[i + 1] != ' ') return false;
   out->json = s.substr(i + 2);
   return true;

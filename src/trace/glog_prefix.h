@@ -17,6 +17,9 @@ struct GlogPrefix {
   uint64_t thread = 0;        // saturates at UINT64_MAX (the reference panics)
   std::string_view pathname;  // includes the separating space, as in the reference
   uint64_t lineno = 0;        // saturates likewise
+  // The digits as written: raw.jsonl writes numbers too large for a signed
+  // 64-bit integer as strings of them (K12).
+  std::string_view thread_digits, lineno_digits;
   std::string_view json;      // from the first JSON character to end of line
 };
 

@@ -19,7 +19,7 @@ constexpr int kKeyCount = static_cast<int>(Key::kCount);
 static_assert(kKeyCount <= 64, "key set is a 64-bit mask");
 
 // Who acts on a key (see trace/events.def).
-enum class KeyRole : uint8_t { kFrame, kReport, kExport, kKnown };
+enum class KeyRole : uint8_t { kFrame, kReport, kExport, kBoth, kKnown };
 
 std::string_view key_name(Key k);
 KeyRole key_role(Key k);

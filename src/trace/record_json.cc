@@ -1,5 +1,6 @@
 #include "trace/record_json.h"
 
+#include <cstdint>
 #include <ctime>
 
 #include "trace/json_dom.h"
@@ -40,6 +41,12 @@ void append_timestamp(std::string* out, int year, const GlogPrefix& p) {
   out->append("Z\"");
 }
 
+// K12: an integer when it fits a signed 64-bit one, else the string of its digits.
+void append_number(std::string* out, uint64_t v, std::string_view digits) {
+  if (v <= static_cast<uint64_t>(INT64_MAX)) append_json_uint(out, v);
+  else append_json_string(out, digits);
+}
+
 }  // namespace
 
 RecordJson::RecordJson() {
@@ -73,13 +80,13 @@ std::string_view RecordJson::line(const Record& rec, std::optional<std::string_v
   append_timestamp(&values_, year_, p);
   add("timestamp", at);
   at = values_.size();
-  append_json_uint(&values_, p.thread);
+  append_number(&values_, p.thread, p.thread_digits);
   add("thread", at);
   at = values_.size();
   append_json_string(&values_, p.pathname);
   add("pathname", at);
   at = values_.size();
-  append_json_uint(&values_, p.lineno);
+  append_number(&values_, p.lineno, p.lineno_digits);
   add("lineno", at);
   if (payload_file) {
     at = values_.size();

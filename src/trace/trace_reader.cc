@@ -54,8 +54,12 @@ void TraceReader::run(RecordVisitor* visitor) {
     rec.prefix = *prefix;
     // Reading payload lines may move the line buffer: keep our own copy.
     pathname_.assign(prefix->pathname);
+    thread_digits_.assign(prefix->thread_digits);
+    lineno_digits_.assign(prefix->lineno_digits);
     if (!simdjson::validate_utf8(pathname_.data(), pathname_.size())) ++stats_->invalid_utf8;
     rec.prefix.pathname = pathname_;
+    rec.prefix.thread_digits = thread_digits_;
+    rec.prefix.lineno_digits = lineno_digits_;
     rec.prefix.json = {};
     rec.env = &env_;
     if (st == DecodeStatus::kInvalidJson) {

@@ -73,7 +73,7 @@ class TraceReader {
   EnvelopeDecoder decoder_;
   Envelope env_;
   std::string payload_;
-  std::string pathname_;
+  std::string pathname_, thread_digits_, lineno_digits_;
   std::optional<uint32_t> expected_rank_;
   uint64_t messages_ = 0;
 };

@@ -209,7 +209,9 @@ std::vector<Sample> samples() {
   v.push_back(payload_file(Key::kDynamoOutputGraph, json::object(), "dynamo_output_graph_0.txt"));
   v.push_back(payload_file(Key::kOptimizeDdpSplitChild, {{"name", "submod_1"}},
                            "optimize_ddp_split_child_submod_1_0.txt"));
-  v.push_back(payload_file(Key::kBytecodeDump, json::object(), "bytecode_dump_0.txt"));
+  v.push_back(payload_file(Key::kBytecodeDump, {{"co_name", "forward"}, {"bytecode_type", "modified"}},
+                           "forward_modified_0.txt"));
+  v.back().bad = rec({{"bytecode_dump", {{"co_name", "forward"}}}});  // both fields required (K16)
 
   v.push_back(
       {Key::kDynamoGuards,
@@ -502,6 +504,18 @@ std::vector<Sample> samples() {
       exported({Key::kCreateUnbackedSymbol,
                 rec({{"create_unbacked_symbol", {{"symbol", "u0"}, {"node_id", 9}}}}),
                 [](const Run& r) { EXPECT_EQ(r.model.symbolic_exprs.at(9).result, "u0"); }}));
+  // Without --export the same record is a row of the metrics page (K11).
+  v.push_back({Key::kCreateUnbackedSymbol,
+               rec({{"create_unbacked_symbol", {{"symbol", "u0"}, {"node_id", 9}, {"vr", "[-int_oo, int_oo]"}}}}) +
+                   metrics,
+               [](const Run& r) {
+                 EXPECT_TRUE(r.model.symbolic_exprs.empty());
+                 ASSERT_EQ(r.sink.metrics.notes.size(), 1u);
+                 EXPECT_EQ(r.sink.metrics.notes[0].kind, model::ShapeNote::kUnbackedSymbol);
+                 EXPECT_EQ(r.sink.metrics.notes[0].symbol, "u0");
+                 EXPECT_EQ(r.sink.metrics.notes[0].range, "[-int_oo, int_oo]");
+               },
+               rec({{"create_unbacked_symbol", {{"node_id", "nine"}}}})});
   return v;
 }
 
@@ -558,7 +572,7 @@ INSTANTIATE_TEST_SUITE_P(EveryKey, Ingest, ::testing::ValuesIn(all_samples()),
                                     : c;
                              up = false;
                            }
-                           return out;
+                           return info.param.export_mode ? out + "Export" : out;
                          });
 
 TEST(IngestTable, EveryIngestedKeyHasASample) {
@@ -566,9 +580,8 @@ TEST(IngestTable, EveryIngestedKeyHasASample) {
   for (const auto& s : all_samples()) sampled.insert(s.key);
   for (int k = 0; k < trace::kKeyCount; ++k) {
     Key key = static_cast<Key>(k);
-    if (ingest_function(key))
-      EXPECT_TRUE(sampled.count(key))
-          << trace::key_name(key) << " is ingested but has no sample here";
+    if (!ingest_function(key)) continue;
+    EXPECT_TRUE(sampled.count(key)) << trace::key_name(key) << " is ingested but has no sample here";
   }
 }
 

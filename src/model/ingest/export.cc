@@ -101,6 +101,11 @@ void ingest_expression_created(IngestContext& ctx) {
   note_symbolic_expr(ctx, "result_id", "result");
 }
 
-void ingest_unbacked_symbol(IngestContext& ctx) { note_symbolic_expr(ctx, "node_id", "symbol"); }
+// An expression of the guard pages' trees with --export; otherwise a row of
+// the metrics page's "Unbacked Symbols" (K11, stacks.cc).
+void ingest_unbacked_symbol(IngestContext& ctx) {
+  if (ctx.b.options().export_mode) note_symbolic_expr(ctx, "node_id", "symbol");
+  else ingest_shape_note(ctx);
+}
 
 }  // namespace tlscope::ingest

@@ -28,7 +28,12 @@ void ingest_ddp_split_child(IngestContext& ctx) {
   ctx.add_payload_file("optimize_ddp_split_child_" + name_field(ctx) + ".txt");
 }
 
-void ingest_bytecode_dump(IngestContext& ctx) { ctx.add_payload_file("bytecode_dump.txt"); }
+// K16: named by the code object and the kind of bytecode ("forward_modified").
+void ingest_bytecode_dump(IngestContext& ctx) {
+  simdjson::dom::object o(ctx.value());
+  ctx.add_payload_file(std::string(*tj::str_field(o, "co_name")) + "_" +
+                       std::string(*tj::str_field(o, "bytecode_type")) + ".txt");
+}
 
 // F24: a payload that is not a list of {code: string} counts as
 // fail_dynamo_guards_json and gives no page.

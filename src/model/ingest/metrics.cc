@@ -3,6 +3,7 @@
 // (REPORT_FEATURES F29-F32).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "model/ingest/ingest_functions.h"
@@ -23,6 +24,31 @@ std::optional<double> seconds(object o, std::string_view seconds_key,
   for (auto k : micros_keys)
     if (auto us = tj::f64_field(o, k)) return *us / 1e6;
   return std::nullopt;
+}
+
+// The fields the metrics page shows in its own places (REPORT_FEATURES F29);
+// the others go to its "Other Metrics" table (K10).
+constexpr std::string_view kShownFields[] = {
+    "co_name", "co_filename", "co_firstlineno", "cache_size", "accumulated_cache_size",
+    "guard_count", "shape_env_guard_count", "graph_op_count", "graph_node_count",
+    "graph_input_count", "start_time", "entire_frame_compile_time_s", "backend_compile_time_s",
+    "inductor_compile_time_s", "code_gen_time_s", "fail_type", "fail_reason",
+    "fail_user_frame_filename", "fail_user_frame_lineno", "non_compliant_ops",
+    "compliant_custom_ops", "restart_reasons", "dynamo_time_before_restart_s"};
+
+std::vector<std::pair<std::string_view, std::string>> other_metrics(object o) {
+  std::vector<std::pair<std::string_view, std::string>> out;
+  for (auto f : o) {
+    bool shown = false;
+    for (auto k : kShownFields) shown |= f.key == k;
+    if (shown) continue;
+    std::string v;
+    if (auto s = tj::as_str(f.value)) v = std::string(*s);
+    else trace::append_json(&v, f.value, false);
+    out.emplace_back(f.key, std::move(v));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
 }
 
 FailureInfo failure_of(object o) {
@@ -150,6 +176,7 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
   page.failure = failure_of(o);
   page.compliant_ops = strings_of(o, "compliant_custom_ops");
   page.non_compliant_ops = strings_of(o, "non_compliant_ops");
+  page.other_metrics = other_metrics(o);
   return page;
 }
 

@@ -21,10 +21,17 @@ std::string splice_number(const std::string& base, uint64_t n) {
 
 }  // namespace
 
+std::string_view IngestContext::subgraph_name() const {
+  return env.has(trace::Key::kSubgraphName)
+             ? env.value(trace::Key::kSubgraphName).get_string().value_unsafe()
+             : std::string_view();
+}
+
 std::string IngestContext::add_file(std::string_view base_name, bool holds_payload) {
   uint64_t n = b.next_number();
   std::string rel = folder + "/" + splice_number(model::safe_segment(base_name), n);
   model::Output o;
+  o.subgraph = subgraph_name();
   o.name = rel;
   o.url = rel;
   o.number = n;
@@ -42,6 +49,7 @@ std::string IngestContext::add_payload_file(std::string_view base_name) {
 
 void IngestContext::add_global(const std::string& rel) {
   model::Output o;
+  o.subgraph = subgraph_name();
   o.name = rel;
   o.url = rel;
   o.number = b.next_number();
@@ -51,6 +59,7 @@ void IngestContext::add_global(const std::string& rel) {
 
 void IngestContext::add_link(std::string_view name, std::string_view url) {
   model::Output o;
+  o.subgraph = subgraph_name();
   o.name = std::string(name);
   o.url = std::string(url);
   o.number = b.next_number();
@@ -109,7 +118,8 @@ void ModelBuilder::dispatch(IngestContext& ctx, trace::KeyRole role) {
   for (uint64_t keys = ctx.env.present; keys != 0 && !ctx.drop; keys &= keys - 1) {
     auto key = static_cast<trace::Key>(std::countr_zero(keys));
     IngestFn fn = ingest_function(key);
-    if (!fn || trace::key_role(key) != role) continue;
+    trace::KeyRole r = trace::key_role(key);
+    if (!fn || (r != role && r != trace::KeyRole::kBoth)) continue;
     ctx.key = key;
     try {
       fn(ctx);
@@ -128,7 +138,11 @@ void ModelBuilder::on_record(const trace::Record& rec) {
   std::optional<trace::CompileId> grouping;
   if (id) grouping = id->grouping();
   IngestContext ctx{*this, rec, env, &model_->index.touch(grouping),
-                    id ? id->folder() : fmt::format("unknown_{}", rec.lineno)};
+                    id ? id->folder() : fmt::format("unknown_{}", rec.lineno),
+                    trace::Key::kCount,
+                    std::nullopt,
+                    {},
+                    false};
   size_t outputs_before = ctx.entry->outputs.size();
   dispatch(ctx, opts_.export_mode ? trace::KeyRole::kExport : trace::KeyRole::kReport);
   if (ctx.drop) {

@@ -40,6 +40,8 @@ struct IngestContext {
   bool drop = false;                        // export: the record is not reported at all
 
   simdjson::dom::element value() const { return env.value(key); }
+  // The record's subgraph_name, "" if none: every file it adds carries it.
+  std::string_view subgraph_name() const;
   // Registers a per-compile file `<folder>/<stem>_<n>.<ext>` (F12) and
   // returns its relative path. `holds_payload`: the payload is the file (F14).
   std::string add_file(std::string_view base_name, bool holds_payload);

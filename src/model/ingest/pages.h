@@ -98,7 +98,10 @@ struct MetricsPage {
       graph_node_count, graph_input_count;
   FailureInfo failure;
   std::vector<std::string_view> compliant_ops, non_compliant_ops;
-  std::vector<model::ShapeNote> notes;        // of this compile, in log order
+  // Every other field of the record (K10), by key: strings as they are,
+  // anything else as compact JSON ("null" for null).
+  std::vector<std::pair<std::string_view, std::string>> other_metrics;
+  std::vector<model::ShapeNote> notes;  // of this compile, in log order
   std::vector<model::TensorInput> inputs;     // graph inputs (describe_* records)
   const model::Stack* start_stack = nullptr;  // its dynamo_start stack, if any
 };

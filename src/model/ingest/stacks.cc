@@ -35,13 +35,17 @@ void ingest_shape_note(IngestContext& ctx) {
   if (!id) return;
   object o(ctx.value());
   model::ShapeNote n;
-  n.kind = ctx.key == trace::Key::kSymbolicShapeSpecialization ? model::ShapeNote::kSpecialization
-           : ctx.key == trace::Key::kGuardAddedFast            ? model::ShapeNote::kGuardAdded
-                                                               : model::ShapeNote::kSymbolCreated;
+  switch (ctx.key) {
+    case trace::Key::kSymbolicShapeSpecialization: n.kind = model::ShapeNote::kSpecialization; break;
+    case trace::Key::kGuardAddedFast: n.kind = model::ShapeNote::kGuardAdded; break;
+    case trace::Key::kCreateUnbackedSymbol: n.kind = model::ShapeNote::kUnbackedSymbol; break;
+    default: n.kind = model::ShapeNote::kSymbolCreated; break;
+  }
   n.symbol = std::string(tj::str_field(o, "symbol").value_or(""));
   n.value = std::string(tj::str_field(o, "value").value_or(tj::str_field(o, "val").value_or("")));
   n.reason = std::string(tj::str_field(o, "reason").value_or(""));
   n.expr = std::string(tj::str_field(o, "expr").value_or(""));
+  n.range = std::string(tj::str_field(o, "vr").value_or(""));
   if (auto src = tj::field(o, "sources"); src && src->type() == element_type::ARRAY) {
     for (auto s : simdjson::dom::array(*src)) {
       if (!n.sources.empty()) n.sources += "\n";

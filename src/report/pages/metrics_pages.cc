@@ -41,7 +41,7 @@ Html outputs_html(const std::vector<model::Output>& outputs, size_t count) {
 
 Html shape_notes_html(const std::vector<model::ShapeNote>& notes,
                       const trace::StringTable& strings) {
-  Html spec, fast, created;
+  Html spec, fast, created, unbacked;
   for (const auto& n : notes) {
     Html user_stack = stack_html(n.user_stack, strings), stack = stack_html(n.stack, strings);
     switch (n.kind) {
@@ -59,9 +59,16 @@ Html shape_notes_html(const std::vector<model::ShapeNote>& notes,
       case model::ShapeNote::kSymbolCreated:
         created += part("symbol_created", {{"symbol", text(n.symbol)},
                                            {"value", text(n.value)},
+                                           {"range", text(n.range)},
                                            {"sources", text(n.sources)},
                                            {"user_stack", user_stack},
                                            {"stack", stack}});
+        break;
+      case model::ShapeNote::kUnbackedSymbol:
+        unbacked += part("unbacked_symbol", {{"symbol", text(n.symbol)},
+                                             {"range", text(n.range)},
+                                             {"user_stack", user_stack},
+                                             {"stack", stack}});
         break;
     }
   }
@@ -69,7 +76,21 @@ Html shape_notes_html(const std::vector<model::ShapeNote>& notes,
   if (!spec.empty()) s += part("specializations", {{"rows", spec}});
   if (!fast.empty()) s += part("guards_added", {{"rows", fast}});
   if (!created.empty()) s += part("symbols_created", {{"rows", created}});
+  if (!unbacked.empty()) s += part("unbacked_symbols", {{"rows", unbacked}});
   return s;
+}
+
+// K10: the fields shown nowhere else, by key; long values folded.
+Html other_metrics_html(const ingest::MetricsPage& page) {
+  if (page.other_metrics.empty()) return Html();
+  constexpr size_t kFoldBytes = 200;
+  Html rows;
+  for (const auto& [key, value] : page.other_metrics)
+    rows += part("other_metric",
+                 {{"key", text(key)},
+                  {"value", value.size() > kFoldBytes ? part("long_value", {{"value", text(value)}})
+                                                      : text(value)}});
+  return part("other_metrics", {{"rows", rows}});
 }
 
 // Tensors with a source are the graph's inputs (parameters included).
@@ -176,7 +197,8 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::MetricsPag
           {"graph_input_count", text(num(page.graph_input_count))},
           {"custom_ops", ops_html(page)},
           {"shape_notes", shape_notes_html(page.notes, strings)},
-          {"inputs", inputs_html(page.inputs)}});
+          {"inputs", inputs_html(page.inputs)},
+          {"other_metrics", other_metrics_html(page)}});
   end_page(*p, "", w.options());
 }
 
