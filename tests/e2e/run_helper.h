@@ -54,6 +54,10 @@ inline fs::path corpus_dir() {
   return kCorpusRoot / "tlparse";
 }
 inline fs::path corpus_inputs() { return corpus_dir() / "inputs"; }
+// The inputs of newer tlparse's tests (UPSTREAM_AFTER_0.4.3.md §3).
+inline fs::path upstream_inputs() {
+  return corpus_dir().parent_path() / "tlparse_upstream" / "tests" / "inputs";
+}
 
 // A unique folder under /tmp (mkdtemp), removed with everything in it at the end.
 class TempDir {
