@@ -68,6 +68,7 @@ class GzipSource : public CompressedSource {
     ok_ = inflateInit2(&zs_, 15 + 32) == Z_OK;  // 32: accept gzip and zlib headers
   }
   ~GzipSource() override { inflateEnd(&zs_); }
+  bool gzip() const override { return true; }
   long read(char* buf, size_t n) override {
     if (!ok_) {
       error_ = "cannot initialise zlib";

@@ -18,8 +18,9 @@ class ByteSource {
   // Bytes consumed from the underlying file so far (for progress).
   virtual uint64_t file_offset() const = 0;
   const std::string& error() const { return error_; }
-  // True when the source decodes a compressed file.
+  // True when the source decodes a compressed file; gzip() when it is gzip.
   virtual bool compressed() const { return false; }
+  virtual bool gzip() const { return false; }
 
  protected:
   std::string error_;

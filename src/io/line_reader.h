@@ -43,6 +43,7 @@ class LineReader {
 
   uint64_t file_offset() const { return source_->file_offset(); }
   bool compressed() const { return source_->compressed(); }
+  bool gzip() const { return source_->gzip(); }
   const std::string& error() const { return error_; }
 
  private:

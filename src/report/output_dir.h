@@ -119,6 +119,8 @@ class OutputDir {
 
   uint64_t files_written() const { return files_; }
   uint64_t errors() const { return errors_; }
+  // A file written outside OutputDir's own calls could not be written.
+  void count_error() { ++errors_; }
   // MD5 mismatches found since the last call (call after drain()).
   uint64_t take_md5_failures() { return md5_failures_.exchange(0); }
 

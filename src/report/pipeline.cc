@@ -3,12 +3,14 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <system_error>
 
 #include "io/line_reader.h"
 #include "model/ingest/read_log.h"
 #include "report/output_dir.h"
+#include "report/raw_log_gz.h"
 #include "report/report_writer.h"
 
 namespace tlscope::report {
@@ -85,12 +87,17 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   // raw.log: an in-kernel copy on the writer thread, or, for compressed
   // input, the decoded bytes as they are read.
   FILE* raw_log = nullptr;
+  // raw.log.gz (K3): a gzip log is copied as it is; a plain one compressed
+  // beside the run; a zstd one compressed from raw.log once it is written.
+  std::optional<RawLogGzip> raw_gz;
   if (!lines.compressed()) {
     out.copy_file("raw.log", log);
+    raw_gz.emplace(out, log);
   } else if ((raw_log = out.open_raw("raw.log"))) {
     std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
     lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
   }
+  if (lines.gzip()) out.copy_file("raw.log.gz", log);
   model::ReportModel& model = result.model;
   model.input_path = log;
   ingest::ReadOptions ropts;
@@ -100,8 +107,13 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
     // The writer checks payload MD5s on its thread, on the copies it writes.
     ReportWriter writer(&model, &out, opts, /*check_md5=*/true);
     ingest::read_records(lines, &model, ropts, &writer);
+    if (raw_log && !lines.gzip()) {
+      std::fflush(raw_log);
+      raw_gz.emplace(out, out.root() + "/raw.log");
+    }
     writer.finish();
   }
+  if (raw_gz) raw_gz->wait();
   out.drain();
   if (raw_log) std::fclose(raw_log);
   model.stats.fail_payload_md5 += out.take_md5_failures();  // those after finish(), if any

@@ -41,6 +41,17 @@ class Upstream : public ::testing::Test {
 };
 class CorpusUpstream : public Upstream {};
 
+// Rank `k`'s log in the corpus folder multi_rank_logs/.
+fs::path multi_rank_log(int k) {
+  std::string stem = "dedicated_log_torch_trace_rank_" + std::to_string(k);
+  for (auto& e : fs::directory_iterator(corpus_inputs() / "multi_rank_logs")) {
+    std::string name = e.path().filename().string();
+    if (name == stem + ".log" || name.rfind(stem + "_", 0) == 0) return e.path();
+  }
+  ADD_FAILURE() << "no rank " << k << " in multi_rank_logs";
+  return {};
+}
+
 json frame0() { return {{"frame_id", 0}, {"frame_compile_id", 0}, {"attempt", 0}}; }
 json with(json a, const json& b) {
   a.update(b);
@@ -87,6 +98,53 @@ TEST_F(CorpusUpstream, CompilationMetricsExtraFields) {
   EXPECT_TRUE(has(page, "<code>dynamo_config</code></td><td><details><summary>(click to expand)</summary><pre>"));
   EXPECT_FALSE(has(page, "<code>co_name</code>"));
   EXPECT_FALSE(has(page, "<code>graph_op_count</code>"));
+}
+
+// K3: gzip input, raw.log and raw.log.gz (test_parse_gzip_input,
+// test_gzip_cli_raw_log_copy, test_cli_single_file_basic,
+// test_all_ranks_gzip_input), and zstd input, which upstream does not read.
+TEST_F(CorpusUpstream, RawLogGzBesideRawLog) {
+  std::string simple = read_file(corpus_inputs() / "simple.log");
+  write_file(tmp_ / "simple.log", simple);
+  gzip_file(simple, tmp_ / "simple.log.gz");
+  ASSERT_EQ(run_shell("zstd -q -f -o '" + (tmp_ / "simple.log.zst").string() + "' '" +
+                      (tmp_ / "simple.log").string() + "'"),
+            0);
+  for (const char* name : {"simple.log", "simple.log.gz", "simple.log.zst"}) {
+    SCOPED_TRACE(name);
+    fs::path o = tmp_ / (std::string("o_") + name);
+    RunResult r = run({(tmp_ / name).string(), "-o", o.string(), "--no-browser", "--strict"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(o / "raw.log"), simple);
+    EXPECT_EQ(gunzip_file(o / "raw.log.gz"), simple);
+    for (const char* f : {"index.html", "raw.jsonl", "compile_directory.json", "failures_and_restarts.html"})
+      EXPECT_TRUE(fs::is_regular_file(o / f)) << f;
+    bool aot = false, post_grad = false, code = false;
+    for (auto& f : list_files(o)) {
+      aot |= f.rfind("-_0_0_0/aot_forward_graph", 0) == 0;
+      post_grad |= f.rfind("-_0_0_0/inductor_post_grad_graph", 0) == 0;
+      code |= f.rfind("-_0_0_0/inductor_output_code", 0) == 0;
+    }
+    EXPECT_TRUE(aot && post_grad && code);
+  }
+  // A gzip log is copied as it is.
+  EXPECT_EQ(read_file(tmp_ / "o_simple.log.gz" / "raw.log.gz"), read_file(tmp_ / "simple.log.gz"));
+
+  fs::create_directories(tmp_ / "ranks");
+  for (int k : {0, 1}) {
+    auto rank_log = multi_rank_log(k);
+    gzip_file(read_file(rank_log), tmp_ / "ranks" / ("dedicated_log_torch_trace_rank_" + std::to_string(k) + ".log.gz"));
+  }
+  RunResult r = run({(tmp_ / "ranks").string(), "--all-ranks-html", "-o", (tmp_ / "m").string(),
+                     "--no-browser"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string landing = read_file(tmp_ / "m" / "index.html");
+  for (int k : {0, 1}) {
+    std::string rank = "rank_" + std::to_string(k);
+    EXPECT_TRUE(fs::is_regular_file(tmp_ / "m" / rank / "index.html"));
+    EXPECT_EQ(gunzip_file(tmp_ / "m" / rank / "raw.log.gz"), read_file(multi_rank_log(k)));
+    EXPECT_TRUE(has(landing, "<a href=\"" + rank + "/index.html\">"));
+  }
 }
 
 // K18's command-line tests.
