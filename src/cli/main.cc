@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "io/input_path.h"
 #include "report/multirank.h"
 #include "report/pipeline.h"
+#include "serve/serve.h"
 
 namespace {
 
@@ -34,6 +36,9 @@ struct Args {
   bool no_browser = false, verbose = false, plain_text = false, export_mode = false;
   bool provenance = false, all_ranks = false;
   std::string custom_header;
+  bool serve = false;
+  std::optional<uint16_t> port;
+  std::string host = "127.0.0.1";
 };
 
 int fail(const std::string& msg) { return tlscope::cli::error(msg); }
@@ -56,6 +61,13 @@ void open_in_browser(const std::string& file) {
     std::fprintf(stderr, "Could not open a browser; the report is at %s\n", file.c_str());
 }
 
+// After a report is written: serve it (--serve), open it, or neither.
+int show_report(const Args& a) {
+  if (a.serve) return tlscope::serve::serve_folder({a.out, a.host, a.port});
+  if (!a.no_browser) open_in_browser((std::filesystem::path(a.out) / "index.html").string());
+  return 0;
+}
+
 // --all-ranks-html: a report per rank, in parallel, and the landing page.
 int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   std::vector<tlscope::io::RankLog> logs;
@@ -76,8 +88,7 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
         fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
                     "report was written to {}",
                     result.strict_failures, a.out));
-  if (!a.no_browser) open_in_browser((std::filesystem::path(a.out) / "index.html").string());
-  return 0;
+  return show_report(a);
 }
 
 int run(const Args& a, const std::string& cmdline) {
@@ -138,9 +149,7 @@ int run(const Args& a, const std::string& cmdline) {
     for (const auto& e : result.model.index.entries())
       if (!e.id) return fail("Some log entries did not have compile id");
   }
-  std::string index = (std::filesystem::path(a.out) / "index.html").string();
-  if (!a.no_browser) open_in_browser(index);
-  return 0;
+  return show_report(a);
 }
 
 }  // namespace
@@ -182,6 +191,11 @@ int main(int argc, char** argv) {
   app.add_flag("-e,--export", a.export_mode, "Draft-export report");
   app.add_flag("-i,--inductor-provenance", a.provenance, "Inductor provenance pages");
   app.add_flag("--all-ranks-html", a.all_ranks, "Report for a folder of per-rank logs");
+  app.add_flag("--serve", a.serve,
+               "Serve the report over HTTP until Ctrl+C instead of opening a browser");
+  app.add_option("--port", a.port, "Port for --serve (default: the first free one from 8000)")
+      ->check(CLI::Range(1, 65535));
+  app.add_option("--host", a.host, "Address for --serve to listen on (default: 127.0.0.1)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

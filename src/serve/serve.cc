@@ -1,0 +1,169 @@
+#include "serve/serve.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+namespace tlscope::serve {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Whether `p` is `root` or below it, by whole path components.
+bool inside(const fs::path& root, const fs::path& p) {
+  auto r = root.begin(), q = p.begin();
+  for (; r != root.end(); ++r, ++q)
+    if (q == p.end() || *r != *q) return false;
+  return true;
+}
+
+bool is_regular(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+}  // namespace
+
+std::string resolve_request(const std::string& folder, const std::string& path) {
+  std::error_code ec;
+  fs::path root = fs::canonical(folder, ec);
+  if (ec) return "";
+  std::string rel = path;
+  rel.erase(0, rel.find_first_not_of('/'));
+  if (rel.find('\0') != std::string::npos) return "";
+  fs::path want = fs::canonical(root / rel, ec);  // follows links and `..`
+  if (ec || !inside(root, want)) return "";
+  if (fs::is_directory(want, ec)) {
+    want = fs::canonical(want / "index.html", ec);
+    if (ec || !inside(root, want)) return "";
+  }
+  return is_regular(want) ? want.string() : "";
+}
+
+std::string content_type(const std::string& file) {
+  std::string ext = fs::path(file).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const std::pair<const char*, const char*> kTypes[] = {
+      {".html", "text/html; charset=utf-8"},   {".htm", "text/html; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},     {".js", "application/javascript; charset=utf-8"},
+      {".json", "application/json; charset=utf-8"},
+      {".jsonl", "application/jsonl; charset=utf-8"},
+      {".txt", "text/plain; charset=utf-8"},   {".log", "text/plain; charset=utf-8"},
+      {".py", "text/x-python; charset=utf-8"}, {".png", "image/png"},
+      {".jpg", "image/jpeg"},                  {".jpeg", "image/jpeg"},
+      {".gif", "image/gif"},                   {".svg", "image/svg+xml"},
+      {".gz", "application/gzip"}};
+  for (auto [e, type] : kTypes)
+    if (ext == e) return type;
+  return "application/octet-stream";
+}
+
+namespace {
+
+void not_found(httplib::Response& res) {
+  res.status = 404;
+  res.set_content("404 Not Found", "text/plain; charset=utf-8");
+}
+
+// Streams the file: a 1 GB raw.log is not read into memory.
+void send_file(const std::string& file, httplib::Response& res) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st{};
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
+    if (fd >= 0) ::close(fd);
+    return not_found(res);
+  }
+  auto shared_fd = std::make_shared<int>(fd);
+  res.set_content_provider(
+      static_cast<size_t>(st.st_size), content_type(file),
+      [shared_fd](size_t offset, size_t length, httplib::DataSink& sink) {
+        char buf[64 << 10];
+        ssize_t n = ::pread(*shared_fd, buf, std::min(length, sizeof buf), static_cast<off_t>(offset));
+        if (n <= 0) return false;
+        return sink.write(buf, static_cast<size_t>(n));
+      },
+      [shared_fd](bool) { ::close(*shared_fd); });
+}
+
+}  // namespace
+
+namespace {
+
+// SIGINT and SIGTERM, whichever thread they reach, wake the thread that stops
+// the server through this pipe (write() is safe in a signal handler).
+int stop_pipe[2] = {-1, -1};
+void on_stop_signal(int) {
+  char c = 1;
+  [[maybe_unused]] ssize_t n = ::write(stop_pipe[1], &c, 1);
+}
+
+}  // namespace
+
+int serve_folder(const ServeOptions& opts) {
+  if (::pipe2(stop_pipe, O_CLOEXEC) != 0) {
+    std::perror("Error: pipe");
+    return 1;
+  }
+  struct sigaction sa{};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  // (Also takes back SIGINT from a shell that started us as a background job
+  // with it ignored.)
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+
+  httplib::Server server;
+  auto handler = [&](const httplib::Request& req, httplib::Response& res) {
+    // req.path is percent-decoded, the query string already split off.
+    std::string file = resolve_request(opts.folder, req.path);
+    if (file.empty()) return not_found(res);
+    send_file(file, res);
+  };
+  server.Get(".*", handler);
+  server.set_payload_max_length(1 << 20);
+
+  int port = -1;
+  if (opts.port) {
+    if (server.bind_to_port(opts.host, *opts.port)) port = *opts.port;
+    if (port < 0) {
+      std::fprintf(stderr, "Error: Failed to start server on %s:%u: the port is in use or not allowed\n",
+                   opts.host.c_str(), unsigned(*opts.port));
+      return 1;
+    }
+  } else {
+    for (int p = 8000; p <= 8099 && port < 0; ++p)
+      if (server.bind_to_port(opts.host, p)) port = p;
+    if (port < 0) {
+      std::fprintf(stderr, "Error: No available ports in range 8000-8099 on %s\n", opts.host.c_str());
+      return 1;
+    }
+  }
+  std::string shown_host = opts.host == "127.0.0.1" || opts.host == "0.0.0.0" ? "localhost" : opts.host;
+  std::printf("Serving %s at http://%s:%d/\nPress Ctrl+C to stop\n", opts.folder.c_str(),
+              shown_host.c_str(), port);
+  std::fflush(stdout);
+  std::thread stopper([&] {
+    char c = 0;
+    while (::read(stop_pipe[0], &c, 1) < 0 && errno == EINTR) {
+    }
+    server.stop();
+  });
+  bool listened = server.listen_after_bind();
+  on_stop_signal(0);  // the server ended by itself: let the stopper go
+  stopper.join();
+  return listened ? 0 : 1;
+}
+
+}  // namespace tlscope::serve
