@@ -13,6 +13,7 @@
 #include "model/compile_index.h"
 #include "model/runs.h"
 #include "model/stack.h"
+#include "model/vllm.h"
 #include "trace/compile_id.h"
 #include "trace/stats.h"
 #include "trace/string_table.h"
@@ -173,6 +174,7 @@ struct ReportModel {
   std::optional<uint32_t> rank;
   std::string input_path;
   std::string torch_version;  // when the log records one
+  VllmState vllm;
 
   Status status_of(const std::optional<trace::CompileId>& raw_id) const;
 };

@@ -74,8 +74,8 @@ Html stats_html(const model::ReportModel& m) {
 }  // namespace
 
 void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts,
-                 const Html& doctor) {
-  auto w = out.open("index.html");
+                 const Html& doctor, const std::string& name) {
+  auto w = out.open(name);
   if (!w) return;
   begin_page(*w, "tlscope report", "");
   std::string source = "Log: " + m.input_path;

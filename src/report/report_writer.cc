@@ -15,6 +15,7 @@
 #include "report/index_page.h"
 #include "report/page_frame.h"
 #include "report/pages/pages.h"
+#include "report/vllm_summary_page.h"
 #include "report/provenance_pages.h"
 #include "report/string_table_json.h"
 
@@ -112,7 +113,13 @@ void ReportWriter::finish() {
     return;
   }
   out_->write_file("summary.json", std::move(summary));
-  write_index(*model_, *out_, opts_, doctor_page);
+  // A vLLM log's index.html is the vLLM summary; the usual index follows it.
+  if (model_->vllm.seen) {
+    write_vllm_summary(*model_, *out_, opts_);
+    write_index(*model_, *out_, opts_, doctor_page, "tlparse_index.html");
+  } else {
+    write_index(*model_, *out_, opts_, doctor_page);
+  }
 }
 
 // raw.jsonl starts with the string table, known only at the end: the record

@@ -96,6 +96,7 @@ std::vector<KernelTraces> kernel_traces(object o) {
 void string_artifact(IngestContext& ctx, const std::string& name) {
   std::string rel = ctx.add_payload_file(name + ".txt");
   auto& model = ctx.b.model();
+  if (name == "before_post_grad_graph") note_pass_baseline(ctx);
   if (name == "dynamo_graph_break_reason")
     model.graph_break_notes.push_back({ctx.env.compile_id, model.runs.current(),
                                        std::string(ctx.rec.payload.substr(0, kMaxNoteBytes))});
@@ -147,6 +148,7 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
     ctx.verbatim.push_back(page.json_path);
     page.json_path.clear();
   }
+  if (name.rfind("vllm_", 0) == 0) note_vllm_artifact(ctx, name, parsed ? &doc : nullptr, &page);
   if (!ctx.b.wants_pages() || (!parsed && !companion)) return std::nullopt;
   if (parsed) {
     std::string& s = ctx.b.scratch();

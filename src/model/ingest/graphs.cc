@@ -20,7 +20,13 @@ void ingest_sentinel_graph(IngestContext& ctx) {
   ctx.add_payload_file(std::string(trace::key_name(ctx.key)) + ".txt");
 }
 
-void ingest_graph_dump(IngestContext& ctx) { ctx.add_payload_file(name_field(ctx) + ".txt"); }
+// vLLM's dumps (named vllm_...) are vLLM's (vllm.cc).
+std::optional<PassDiffPage> ingest_graph_dump(IngestContext& ctx) {
+  std::string name = name_field(ctx);
+  if (name.rfind("vllm_", 0) == 0) return ingest_vllm_dump(ctx, name);
+  ctx.add_payload_file(name + ".txt");
+  return std::nullopt;
+}
 
 void ingest_output_graph(IngestContext& ctx) { ctx.add_payload_file("dynamo_output_graph.txt"); }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "model/ingest/model_builder.h"
 #include "model/ingest/pages.h"
@@ -12,7 +13,7 @@ namespace tlscope::ingest {
 
 // graphs.cc: records whose file is the payload, guards and output code
 void ingest_sentinel_graph(IngestContext& ctx);
-void ingest_graph_dump(IngestContext& ctx);
+std::optional<PassDiffPage> ingest_graph_dump(IngestContext& ctx);
 void ingest_output_graph(IngestContext& ctx);
 void ingest_ddp_split_child(IngestContext& ctx);
 void ingest_bytecode_dump(IngestContext& ctx);
@@ -29,6 +30,12 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx);
 void ingest_link(IngestContext& ctx);
 std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx);
 std::optional<DumpFilePage> ingest_dump_file(IngestContext& ctx);
+
+// vllm.cc: vLLM's artifacts and graph dumps, handed on by artifacts.cc and graphs.cc
+void note_vllm_artifact(IngestContext& ctx, const std::string& name,
+                        const simdjson::dom::element* doc, ArtifactPages* page);
+void note_pass_baseline(IngestContext& ctx);  // before_post_grad_graph
+std::optional<PassDiffPage> ingest_vllm_dump(IngestContext& ctx, const std::string& name);
 
 // chromium.cc
 std::optional<ChromiumEvent> ingest_chromium_event(IngestContext& ctx);

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/ingest/options.h"
@@ -86,6 +87,10 @@ class ModelBuilder : public trace::RecordVisitor {
   }
   std::vector<model::ShapeNote> take_notes(const trace::CompileId& bucket);
   std::vector<model::TensorInput> take_inputs(const trace::CompileId& bucket);
+  // vLLM's pass graphs are compared with the graph before them (vllm.cc).
+  void set_pass_baseline(std::string_view text) { pass_baseline_ = std::string(text); }
+  std::optional<std::string> take_pass_baseline() { return std::exchange(pass_baseline_, std::nullopt); }
+  void reset_pass_baseline() { pass_baseline_.reset(); }
   // Chromium B/E pairs: the compile phases of the model (see chromium.cc).
   void note_phase(simdjson::dom::element event);
 
@@ -101,6 +106,7 @@ class ModelBuilder : public trace::RecordVisitor {
   trace::RecordJson record_json_;
   std::string scratch_;
   uint64_t next_number_ = 0;  // F12: one counter for the whole log
+  std::optional<std::string> pass_baseline_;
   std::unordered_map<trace::CompileId, std::vector<model::ShapeNote>, trace::CompileIdHash>
       pending_notes_;
   std::unordered_map<trace::CompileId, std::vector<model::TensorInput>, trace::CompileIdHash>

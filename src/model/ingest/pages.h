@@ -74,6 +74,7 @@ struct KernelTraces {
 struct ArtifactPages {
   std::string json_path;
   std::string_view json;
+  std::string copy_path;  // the same JSON once more (vllm_compilation_config, as upstream)
   std::string companion_path;
   std::vector<KernelTraces> kernels;  // sorted by name
 };
@@ -116,8 +117,17 @@ struct SymbolicGuardPage {
   std::optional<uint64_t> expr_node_id;  // root of the expression tree
 };
 
+// vllm_post_grad.<i>.<Pass> (UPSTREAM K8): the graph after a pass against
+// the one before it.
+struct PassDiffPage {
+  std::string path;
+  std::string pass;      // "<i>.<Pass>"
+  std::string old_text;  // the graph before this pass
+  std::string_view new_text;
+};
+
 using Page = std::variant<GuardsPage, OutputCodePage, BackwardMetricsPage, JsonFile, ArtifactPages,
-                          DumpFilePage, ChromiumEvent, MetricsPage, SymbolicGuardPage>;
+                          DumpFilePage, ChromiumEvent, MetricsPage, SymbolicGuardPage, PassDiffPage>;
 
 // The end of a record.
 struct RecordFiles {

@@ -40,6 +40,7 @@ void write_page(ReportWriter& w, const RecordView&, const ingest::JsonFile& page
 
 void write_page(ReportWriter& w, const RecordView&, const ingest::ArtifactPages& page) {
   if (!page.json_path.empty()) w.out().write_file(page.json_path, page.json);
+  if (!page.copy_path.empty()) w.out().write_file(page.copy_path, page.json);
   if (!page.companion_path.empty())
     w.out().write_file(page.companion_path, readable_stack_traces(page.kernels).str());
 }

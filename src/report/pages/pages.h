@@ -24,6 +24,8 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::JsonFile& 
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::ArtifactPages& page);
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePage& page);
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::ChromiumEvent& page);
+// vllm_pages.cc
+void write_page(ReportWriter& w, const RecordView& rec, const ingest::PassDiffPage& page);
 // export_pages.cc
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::SymbolicGuardPage& page);
 
