@@ -118,6 +118,10 @@ struct Recorder : RecordSink {
     return "MetricsPage " + p.path + " " + p.rec->co_name + (p.start_stack ? " stack" : "") +
            (p.failure.type ? " fail=" + std::string(*p.failure.type) : "");
   }
+  std::string describe(const RecordView&, const PassDiffPage& p) {
+    return "PassDiffPage " + p.path + " " + p.pass + " " + std::to_string(p.old_text.size()) + ">" +
+           std::to_string(p.new_text.size());
+  }
   std::string describe(const RecordView&, const SymbolicGuardPage& p) {
     std::string s = "SymbolicGuardPage " + p.path + " " + std::string(p.expr);
     if (p.expr_node_id) s += " node=" + std::to_string(*p.expr_node_id);
@@ -168,6 +172,7 @@ struct Sample {
   std::function<void(const Run&)> check;  // what it must give
   std::string bad;                        // a line of this key that fails its schema
   bool export_mode = false;
+  std::string tag;  // tells samples of one key apart in test names
 };
 
 using Strings = std::vector<std::string>;
@@ -206,6 +211,22 @@ std::vector<Sample> samples() {
   v.push_back(payload_file(Key::kGraphDump, {{"name", "before_pre_grad_graph"}},
                            "before_pre_grad_graph_0.txt"));
   v.back().bad = rec({{"graph_dump", {{"name", 5}}}});
+  // vLLM's dumps: a pass graph against the graph before it (UPSTREAM K8).
+  v.push_back({Key::kGraphDump,
+               rec({{"artifact", {{"name", "before_post_grad_graph"}, {"encoding", "string"}}}}, std::string("a\nb")) +
+                   rec({{"graph_dump", {{"name", "vllm_post_grad.0.FusionPass"}}}}, std::string("a\nc\nd")) +
+                   rec({{"graph_dump", {{"name", "vllm_other"}}}}, std::string("x")),
+               [](const Run& r) {
+                 EXPECT_EQ(r.urls("[0/0]"), (Strings{"-_0_0_0/before_post_grad_graph_0.txt",
+                                                     "-_0_0_0/vllm_post_grad.0.FusionPass_1.txt",
+                                                     "-_0_0_0/vllm_post_grad.0.FusionPass.diff.html"}));
+                 EXPECT_EQ(r.sink.pages, Strings{"PassDiffPage -_0_0_0/vllm_post_grad.0.FusionPass.diff.html "
+                                                 "0.FusionPass 3>5"});
+                 EXPECT_TRUE(r.model.vllm.seen);
+                 // An unknown vllm_ dump is left to the payload fallback.
+                 EXPECT_EQ(r.sink.verbatim.back()[0].rfind("payloads/", 0), 0u);
+               }});
+  v.back().tag = "Vllm";
   v.push_back(payload_file(Key::kDynamoOutputGraph, json::object(), "dynamo_output_graph_0.txt"));
   v.push_back(payload_file(Key::kOptimizeDdpSplitChild, {{"name", "submod_1"}},
                            "optimize_ddp_split_child_submod_1_0.txt"));
@@ -309,6 +330,36 @@ std::vector<Sample> samples() {
          EXPECT_EQ(r.urls("[4/0]"), Strings{"-_4_0_0/after_4.txt"});
        },
        rec({{"artifact", {{"name", "x"}}}})});
+  // vLLM's artifacts: a config begins a compile call, a compile start a subgraph.
+  v.push_back({Key::kArtifact,
+               rec({{"artifact", {{"name", "vllm_compile_event"}, {"encoding", "json"}}}},
+                   std::string(R"js({"type": "aot_cache_hit"})js")) +
+                   rec({{"artifact", {{"name", "vllm_compilation_config"}, {"encoding", "json"}}}},
+                       std::string(R"js({"model": "m", "prefix": "p", "use_inductor_graph_partition": false})js")) +
+                   rec({{"artifact", {{"name", "vllm_piecewise_compile_start"}, {"encoding", "json"}}},
+                        {"rank", 0}, {"frame_id", nullptr}},
+                       std::string(R"js({"piecewise_index": 0, "submod_name": "submod_0", "compile_range_start": 8, "compile_range_end": 8, "is_single_size": true, "is_cudagraph_capture_size": true})js")),
+               [](const Run& r) {
+                 const auto& v = r.model.vllm;
+                 EXPECT_TRUE(v.seen);
+                 ASSERT_EQ(v.calls.size(), 1u);
+                 ASSERT_TRUE(v.calls[0].config);
+                 EXPECT_EQ(v.calls[0].config->prefix, "p");
+                 EXPECT_EQ(v.calls[0].config->use_inductor_graph_partition, false);
+                 EXPECT_EQ(v.calls[0].event_type, "aot_cache_hit");
+                 EXPECT_EQ(v.calls[0].compile, "[0/0]");
+                 ASSERT_EQ(v.calls[0].subgraphs.size(), 1u);
+                 EXPECT_EQ(v.calls[0].subgraphs[0].group_label(), "size 8");
+                 EXPECT_EQ(v.calls[0].subgraphs[0].name(), "submod_0");
+                 // The config twice (as the reference), then the compile start's
+                 // file (no compile id), the subgraph's first.
+                 EXPECT_EQ(r.urls("[0/0]"), (Strings{"-_0_0_0/vllm_compile_event_0.json",
+                                                     "-_0_0_0/vllm_compilation_config_1.json",
+                                                     "-_0_0_0/vllm_compilation_config_2.json"}));
+                 EXPECT_EQ(r.urls("[-/-]"), Strings{"-_-_-_-/vllm_piecewise_compile_start_3.json"});
+                 EXPECT_EQ(v.calls[0].subgraphs[0].first_number, 3u);
+               }});
+  v.back().tag = "Vllm";
   v.push_back(
       {Key::kDumpFile,
        rec({{"dump_file", {{"name", "<eval_with_key>.3"}}}}, "def forward(x):\n    return x"),
@@ -572,7 +623,7 @@ INSTANTIATE_TEST_SUITE_P(EveryKey, Ingest, ::testing::ValuesIn(all_samples()),
                                     : c;
                              up = false;
                            }
-                           return info.param.export_mode ? out + "Export" : out;
+                           return out + info.param.tag + (info.param.export_mode ? "Export" : "");
                          });
 
 TEST(IngestTable, EveryIngestedKeyHasASample) {
