@@ -7,6 +7,7 @@
 # Options: --seed N (generator seed, default 1), --repeat N (rounds of every
 # measurement, best time / highest RSS kept, default 1), --keep-out (keep the
 # report folders).
+# Extra tlscope arguments: $TLSCOPE_BENCH_ARGS (e.g. --no-raw-log-gz).
 # Work dir: $TLSCOPE_BENCH_DIR (default /tmp/tlscope_bench). Generated logs are kept
 # there and reused when a later run asks for the same size and seed.
 set -euo pipefail
@@ -208,7 +209,7 @@ if [ "$RANKS" -gt 0 ]; then
   ensure_rank_dir "$dir" "$RANKS" "$RANK_MB"
   out="$WORK/out_ranks_${RANKS}x${RANK_MB}mb"
   bench_input "ranks_${RANKS}x${RANK_MB}" "$WORK/copy_ranks" "$out" "$dir"/*.log -- \
-    "$dir" --all-ranks-html -o "$out" --overwrite --no-browser
+    "$dir" --all-ranks-html -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   echo; echo "multi-rank: $RANKS ranks x ~$RANK_MB MB ($dir)"
 else
   for mb in "${SIZES[@]}"; do
@@ -217,7 +218,7 @@ else
     ensure_log "$log" "$mb"
     out="$WORK/out_${mb}mb"
     bench_input "size_${mb}" "$WORK/copy_${mb}mb.log" "$out" "$log" -- \
-      "$log" -o "$out" --overwrite --no-browser
+      "$log" -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   done
 fi
 print_table

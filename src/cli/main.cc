@@ -37,6 +37,7 @@ struct Args {
   bool provenance = false, all_ranks = false;
   std::string custom_header;
   bool serve = false;
+  bool no_raw_log_gz = false;
   std::optional<uint16_t> port;
   std::string host = "127.0.0.1";
 };
@@ -96,6 +97,7 @@ int run(const Args& a, const std::string& cmdline) {
 
   tlscope::report::Options opts;
   opts.plain_text = a.plain_text;
+  opts.raw_log_gz = !a.no_raw_log_gz;
   opts.verbose = a.verbose;
   opts.strict = a.strict;
   opts.strict_compile_id = a.strict_compile_id;
@@ -188,6 +190,8 @@ int main(int argc, char** argv) {
                  "HTML inserted at the top of index.html (not escaped)");
   app.add_flag("-v,--verbose", a.verbose, "Print every unknown key and every bad line");
   app.add_flag("-p,--plain-text", a.plain_text, "Write output code as plain text");
+  app.add_flag("--no-raw-log-gz", a.no_raw_log_gz,
+               "Do not write raw.log.gz (compressing the log costs a third of the run on 2 cores)");
   app.add_flag("-e,--export", a.export_mode, "Draft-export report");
   app.add_flag("-i,--inductor-provenance", a.provenance, "Inductor provenance pages");
   app.add_flag("--all-ranks-html", a.all_ranks, "Report for a folder of per-rank logs");

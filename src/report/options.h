@@ -7,6 +7,7 @@ namespace tlscope::report {
 
 struct Options {
   bool plain_text = false;
+  bool raw_log_gz = true;  // write raw.log.gz (--no-raw-log-gz: not)
   bool verbose = false;
   bool strict = false;
   bool strict_compile_id = false;

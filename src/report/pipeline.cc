@@ -92,12 +92,12 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   std::optional<RawLogGzip> raw_gz;
   if (!lines.compressed()) {
     out.copy_file("raw.log", log);
-    raw_gz.emplace(out, log);
+    if (opts.raw_log_gz) raw_gz.emplace(out, log);
   } else if ((raw_log = out.open_raw("raw.log"))) {
     std::setvbuf(raw_log, nullptr, _IONBF, 0);  // blocks are large already
     lines.set_tee([raw_log](const char* p, size_t n) { std::fwrite(p, 1, n, raw_log); });
   }
-  if (lines.gzip()) out.copy_file("raw.log.gz", log);
+  if (lines.gzip() && opts.raw_log_gz) out.copy_file("raw.log.gz", log);
   model::ReportModel& model = result.model;
   model.input_path = log;
   ingest::ReadOptions ropts;
@@ -107,7 +107,7 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
     // The writer checks payload MD5s on its thread, on the copies it writes.
     ReportWriter writer(&model, &out, opts, /*check_md5=*/true);
     ingest::read_records(lines, &model, ropts, &writer);
-    if (raw_log && !lines.gzip()) {
+    if (raw_log && !lines.gzip() && opts.raw_log_gz) {
       std::fflush(raw_log);
       raw_gz.emplace(out, out.root() + "/raw.log");
     }

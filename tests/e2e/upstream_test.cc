@@ -129,6 +129,14 @@ TEST_F(CorpusUpstream, RawLogGzBesideRawLog) {
   }
   // A gzip log is copied as it is.
   EXPECT_EQ(read_file(tmp_ / "o_simple.log.gz" / "raw.log.gz"), read_file(tmp_ / "simple.log.gz"));
+  // --no-raw-log-gz leaves it out, for every kind of input.
+  for (const char* name : {"simple.log", "simple.log.gz", "simple.log.zst"}) {
+    fs::path o = tmp_ / (std::string("n_") + name);
+    RunResult r = run({(tmp_ / name).string(), "-o", o.string(), "--no-browser", "--no-raw-log-gz"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(fs::is_regular_file(o / "raw.log")) << name;
+    EXPECT_FALSE(fs::exists(o / "raw.log.gz")) << name;
+  }
 
   fs::create_directories(tmp_ / "ranks");
   for (int k : {0, 1}) {
