@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Headless-browser test of a tlscope HTML report.
 //
-// Usage: node tests/browser/report_test.mjs REPORT_DIR [WIDE_REPORT_DIR]
+// Usage: node tests/browser/report_test.mjs REPORT_DIR [WIDE_REPORT_DIR
+//        [PROVENANCE_REPORT_DIR [VLLM_REPORT_DIR]]]
 //
 // REPORT_DIR is a report of examples/example.log made with
 // --inductor-provenance; WIDE_REPORT_DIR one of tests/browser/wide_log.py
-// (long names, many recompile reasons), whose pages must fit 1400 px.
+// (long names, many recompile reasons), whose pages must fit 1400 px;
+// PROVENANCE_REPORT_DIR one of tests/browser/provenance_log.py (line
+// mappings in every pane); VLLM_REPORT_DIR one of
+// tests/data/vllm/vllm_sample.log.
 //
 // Drives Debian's Chromium (/usr/bin/chromium, override with CHROMIUM_PATH)
 // through playwright-core; no browser is ever downloaded.  Prints one line per
@@ -57,6 +61,8 @@ function oneLine(s, max = 300) {
 
 const reportDir = process.argv[2];
 const wideDir = process.argv[3];
+const provDir = process.argv[4];
+const vllmDir = process.argv[5];
 if (!reportDir) {
   console.error('usage: node tests/browser/report_test.mjs REPORT_DIR');
   process.exit(2);
@@ -321,7 +327,7 @@ await step('step 4: provenance panes', async () => {
       const pre = div && div.querySelector(':scope > pre');
       const rows = pre ? pre.querySelectorAll('.prov-row') : [];
       return {
-        heading: h3 ? h3.textContent : null,
+        heading: h3 ? h3.firstChild.textContent.trim() : null,
         rows: rows.length,
         first: rows.length ? rows[0].textContent : '',
         font: pre ? getComputedStyle(pre).fontFamily : '',
@@ -369,6 +375,98 @@ if (wideDir) {
     });
     check(m.table && m.right <= 1400 && m.page <= 1400, 'step 5: inputs table fits 1400 px',
           `table right ${m.right}, page width ${m.page}`);
+    await p.close();
+  });
+}
+
+// ---------------------------------------------------------------- step 6
+// Provenance page: stats, badges, a click keeps the marks, keys.
+if (provDir) {
+  await step('step 6: provenance page interactions', async () => {
+    const p = await context.newPage();
+    await p.goto(pathToFileURL(path.join(provDir, 'provenance_tracking_-_0_0_0.html')).href, { waitUntil: 'load' });
+    const head = await p.evaluate(() => ({
+      pre: document.querySelector('#pane-pre .prov-stats').textContent,
+      post: document.querySelector('#pane-post .prov-stats').textContent,
+      code: document.querySelector('#pane-code .prov-stats').textContent,
+      badges: [...document.querySelectorAll('#src-pre .prov-badge')].map((b) => b.textContent),
+      error: document.getElementById('prov-error').hidden,
+    }));
+    check(head.pre === '5 lines, 2 mapped' && head.post === '6 lines, 3 mapped' && /^\d+ lines, 2 mapped$/.test(head.code),
+          'step 6: each pane says how many of its lines are mapped', JSON.stringify(head));
+    check(head.badges.join(',') === '2', 'step 6: a line with two mapped lines has a badge', head.badges.join(','));
+    check(head.error, 'step 6: no error banner when the mappings are there');
+    const marked = () => p.evaluate(() => [...document.querySelectorAll('.selected')].map((r) =>
+      r.closest('pre').id + ':' + r.dataset.line).join(' '));
+    await p.click('#src-pre .prov-row[data-line="3"]');
+    let sel = await marked();
+    check(sel === 'src-pre:3 src-post:3 src-post:4 code-py:7', 'step 6: a click marks the line and its counterparts',
+          sel);
+    await p.hover('#src-post .prov-row[data-line="5"]');
+    check(await marked() === sel, 'step 6: hovering elsewhere keeps the marks', await marked());
+    await p.keyboard.press('n');
+    sel = await marked();
+    check(sel === 'src-pre:4 src-post:5 code-py:8', 'step 6: n moves to the next mapped line', sel);
+    await p.keyboard.press('j');
+    await p.keyboard.press('2');
+    const max = await p.evaluate(() => ['pane-pre', 'pane-post', 'pane-code'].map((id) =>
+      document.getElementById(id).hidden).join(','));
+    check(max === 'true,false,true', 'step 6: 2 maximises the post-grad pane', max);
+    await p.keyboard.press('?');
+    const help = await p.evaluate(() => document.getElementById('prov-help').hidden);
+    check(!help, 'step 6: ? shows the keys');
+    await p.keyboard.press('Escape');
+    const after = await p.evaluate(() => ({
+      sel: document.querySelectorAll('.selected').length,
+      hidden: [...document.querySelectorAll('.prov-pane')].filter((x) => x.hidden).length,
+      help: document.getElementById('prov-help').hidden,
+    }));
+    check(after.sel === 0 && after.hidden === 0 && after.help, 'step 6: Esc clears marks, maximising and help',
+          JSON.stringify(after));
+    await p.click('#src-pre .prov-row[data-line="3"]');
+    await p.click('#src-pre .prov-row[data-line="3"]');
+    check(await marked() === '', 'step 6: a second click on the line clears its marks', await marked());
+    await p.close();
+    // A compile without mappings says so.
+    const q = await context.newPage();
+    await q.goto(pathToFileURL(path.join(reportDir, 'provenance_tracking_-_0_0_0.html')).href, { waitUntil: 'load' });
+    const banner = await q.evaluate(() => { const b = document.getElementById('prov-error'); return b.hidden ? '' : b.textContent; });
+    check(/no line mappings/.test(banner), 'step 6: a page without mappings shows why', banner);
+    await q.close();
+  });
+}
+
+// ---------------------------------------------------------------- step 7
+// vLLM summary: compile calls fold, links lead to the pass diffs.
+if (vllmDir) {
+  await step('step 7: vLLM summary and pass diff', async () => {
+    const p = await context.newPage();
+    await p.goto(pathToFileURL(path.join(vllmDir, 'index.html')).href, { waitUntil: 'load' });
+    const info = await p.evaluate(() => ({
+      h1: document.querySelector('h1').textContent,
+      calls: [...document.querySelectorAll('details.compile-call-section')].map((d) => d.open),
+      usual: !!document.querySelector('a[href="tlparse_index.html"]'),
+    }));
+    check(info.h1 === 'vLLM Compilation Summary' && info.calls.join(',') === 'true,false' && info.usual,
+          'step 7: two compile calls, the first open, and the usual index linked', JSON.stringify(info));
+    await p.click('details.compile-call-section:nth-of-type(2) > summary');
+    const open = await p.evaluate(() => [...document.querySelectorAll('details.compile-call-section')].map((d) => d.open).join(','));
+    check(open === 'true,true', 'step 7: a click opens the second call', open);
+    const href = await p.evaluate(() => {
+      const a = [...document.querySelectorAll('a')].find((x) => /\.diff\.html$/.test(x.getAttribute('href')));
+      return a ? a.getAttribute('href') : '';
+    });
+    if (check(!!href, 'step 7: a pass diff is linked', href)) {
+      await p.goto(pathToFileURL(path.join(vllmDir, href)).href, { waitUntil: 'load' });
+      const d = await p.evaluate(() => ({
+        h1: document.querySelector('h1').textContent,
+        add: document.querySelectorAll('td.diff-add').length,
+        del: document.querySelectorAll('td.diff-del').length,
+        hunks: document.querySelectorAll('tr.diff-hunk').length,
+      }));
+      check(/^Pass Diff: \d+\.\w+$/.test(d.h1) && d.add > 0 && d.del > 0 && d.hunks >= 1,
+            'step 7: the pass diff shows added and deleted lines', JSON.stringify(d));
+    }
     await p.close();
   });
 }
