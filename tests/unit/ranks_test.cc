@@ -282,6 +282,21 @@ TEST(AnalyzeRanks, RuntimeRowsSortedByGraphId) {
   EXPECT_DOUBLE_EQ(a.runtime_rows[1].delta_ms, 1.0);
 }
 
+// Newer tlparse's test_analyze_graph_runtime_deltas_library: two ranks, one
+// graph of two ops each.
+TEST(AnalyzeRanks, RuntimeDeltasOfTwoOps) {
+  RankSummary r0 = rank_with(0, {}), r1 = rank_with(1, {});
+  r0.runtimes.push_back({"-_0_0_0", {{"mm", 1000}, {"relu", 2000}}, "fp"});
+  r1.runtimes.push_back({"-_0_0_0", {{"mm", 1500}, {"relu", 2500}}, "fp"});
+  auto a = analyze_ranks({r0, r1});
+  ASSERT_FALSE(a.runtime_mismatched_counts);
+  ASSERT_EQ(a.runtime_rows.size(), 1u);
+  EXPECT_EQ(a.runtime_rows[0].graph_id, "-_0_0_0");
+  EXPECT_GT(a.runtime_rows[0].delta_ms, 0);
+  EXPECT_DOUBLE_EQ(a.runtime_rows[0].delta_ms, 0.001);
+  EXPECT_EQ(a.runtime_rows[0].fastest_rank, 0u);
+}
+
 TEST(AnalyzeRanks, MismatchedGraphCountsGiveNoRows) {
   std::vector<RankSummary> ranks = {rank_with(0, {{"-_0_0_0", 1}, {"-_0_1_0", 1}}),
                                     rank_with(1, {{"-_0_1_0", 1}})};
