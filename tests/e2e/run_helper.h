@@ -129,11 +129,10 @@ struct RunResult {
   }
 };
 
-// Runs `tlscope args...` with stdout/stderr captured through files in `scratch`.
-inline RunResult run_tlscope(const std::vector<std::string>& args, const fs::path& scratch) {
-  static int counter = 0;
-  std::string tag = std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  fs::path out_file = scratch / (".stdout_" + tag), err_file = scratch / (".stderr_" + tag);
+// Starts `tlscope args...` with stdin from /dev/null and stdout, stderr into
+// the given files; returns its pid (throws when it cannot start).
+inline pid_t spawn_tlscope(const std::vector<std::string>& args, const fs::path& out_file,
+                           const fs::path& err_file) {
   std::vector<std::string> argv_s = {kBin};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -145,14 +144,23 @@ inline RunResult run_tlscope(const std::vector<std::string>& args, const fs::pat
   posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  RunResult r;
   int rc = posix_spawn(&pid, kBin.c_str(), &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + kBin);
+  return pid;
+}
+
+// Runs `tlscope args...` with stdout/stderr captured through files in `scratch`.
+inline RunResult run_tlscope(const std::vector<std::string>& args, const fs::path& scratch) {
+  static int counter = 0;
+  std::string tag = std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  fs::path out_file = scratch / (".stdout_" + tag), err_file = scratch / (".stderr_" + tag);
+  pid_t pid = spawn_tlscope(args, out_file, err_file);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid failed");
   }
+  RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(out_file);
   r.err = read_file(err_file);

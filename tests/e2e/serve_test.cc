@@ -84,19 +84,9 @@ Response get(int port, const std::string& target) {
 // tlscope running in the background, stdout and stderr to files.
 class Server {
  public:
-  Server(const std::vector<std::string>& args, const fs::path& dir) : out_(dir / "serve.out"), err_(dir / "serve.err") {
-    std::vector<std::string> argv_s = {kBin};
-    argv_s.insert(argv_s.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (posix_spawn(&pid_, kBin.c_str(), &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
+  Server(const std::vector<std::string>& args, const fs::path& dir)
+      : out_(dir / "serve.out"), err_(dir / "serve.err") {
+    pid_ = spawn_tlscope(args, out_, err_);
   }
   ~Server() {
     if (pid_ > 0 && !exited_) {
