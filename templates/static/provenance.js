@@ -130,6 +130,31 @@
   document.querySelectorAll(".prov-pane > h3").forEach(function (h, k) {
     h.addEventListener("dblclick", function () { maximise(k); });
   });
+  // Double-click a line of generated code: go to the definition of the
+  // first function it calls (builtins aside).
+  var builtins = { print: 1, len: 1, range: 1, int: 1, float: 1, str: 1, tuple: 1, list: 1, dict: 1,
+    empty_strided: 1, empty_strided_cuda: 1, empty_strided_cpu: 1, grid: 1, assert_size_stride: 1,
+    reinterpret_tensor: 1, return: 1, if: 1, for: 1, while: 1, def: 1 };
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+  ["py", "cpp"].forEach(function (name) {
+    panes[name].forEach(function (row) {
+      row.addEventListener("dblclick", function () {
+        var text = row.textContent.replace(/^\d+/, ""), re = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:\.run)?\s*\(/g;
+        var m, target = null;
+        while (!target && (m = re.exec(text))) if (!builtins[m[1]]) target = m[1];
+        if (!target) return;
+        var t = escapeRe(target);
+        var defn = new RegExp("^\\s*(?:def\\s+" + t + "\\s*\\(|" + t + "\\s*=|\\S.*\\b" + t + "\\s*\\([^;]*\\)\\s*\\{\\s*$)");
+        var hit = panes[name].find(function (r) {
+          return r !== row && defn.test(r.textContent.replace(/^\d+/, ""));
+        });
+        if (!hit) return;
+        clear("prov-jump");
+        hit.classList.add("prov-jump");
+        hit.scrollIntoView({block: "center"});
+      });
+    });
+  });
   function step(dir) {
     var name = current ? current.name : "pre";
     var list = panes[name].filter(function (r) { return r.classList.contains("prov-mapped"); });

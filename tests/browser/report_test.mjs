@@ -400,13 +400,13 @@ if (provDir) {
       r.closest('pre').id + ':' + r.dataset.line).join(' '));
     await p.click('#src-pre .prov-row[data-line="3"]');
     let sel = await marked();
-    check(sel === 'src-pre:3 src-post:3 src-post:4 code-py:7', 'step 6: a click marks the line and its counterparts',
+    check(sel === 'src-pre:3 src-post:3 src-post:4 code-py:13', 'step 6: a click marks the line and its counterparts',
           sel);
     await p.hover('#src-post .prov-row[data-line="5"]');
     check(await marked() === sel, 'step 6: hovering elsewhere keeps the marks', await marked());
     await p.keyboard.press('n');
     sel = await marked();
-    check(sel === 'src-pre:4 src-post:5 code-py:8', 'step 6: n moves to the next mapped line', sel);
+    check(sel === 'src-pre:4 src-post:5 code-py:14', 'step 6: n moves to the next mapped line', sel);
     await p.keyboard.press('j');
     await p.keyboard.press('2');
     const max = await p.evaluate(() => ['pane-pre', 'pane-post', 'pane-code'].map((id) =>
@@ -426,6 +426,12 @@ if (provDir) {
     await p.click('#src-pre .prov-row[data-line="3"]');
     await p.click('#src-pre .prov-row[data-line="3"]');
     check(await marked() === '', 'step 6: a second click on the line clears its marks', await marked());
+    const call = await p.evaluate(() => [...document.querySelectorAll('#code-py .prov-row')]
+      .find((r) => /triton_poi_fused_relu_0\.run\(/.test(r.textContent)).dataset.line);
+    await p.dblclick(`#code-py .prov-row[data-line="${call}"]`);
+    const jumped = await p.evaluate(() => { const r = document.querySelector('.prov-jump'); return r ? r.textContent : ''; });
+    check(/triton_poi_fused_relu_0 = async_compile/.test(jumped), 'step 6: double-click a call goes to its definition',
+          jumped.slice(0, 80));
     await p.close();
     // A compile without mappings says so.
     const q = await context.newPage();
