@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/summary.h"
+#include "analysis/text.h"
 
 namespace tlscope::analysis {
 namespace {
@@ -116,45 +117,6 @@ std::string summary_json(const DoctorReport& d, const std::string& log,
 }
 
 namespace {
-
-// Wraps `text` to `width` columns with `indent` spaces on continuation lines.
-std::string wrap(std::string_view text, size_t width, size_t indent) {
-  std::string out, line;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t sp = text.find(' ', pos);
-    std::string_view word = text.substr(pos, sp == std::string_view::npos ? text.npos : sp - pos);
-    pos = sp == std::string_view::npos ? text.size() : sp + 1;
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line = std::string(indent, ' ');
-    } else if (!line.empty() && line.back() != ' ') {
-      line += ' ';
-    }
-    line += word;
-  }
-  return out + line;
-}
-
-// First line of `s`, at most `n` columns (code points), cut on a character
-// boundary.
-std::string clip(std::string_view s, size_t n) {
-  std::string line(s.substr(0, s.find('\n')));
-  size_t cols = 0, cut = 0, keep = 0;
-  for (size_t i = 0; i < line.size(); ++i) {
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // continuation byte
-    if (cols == n - 3) cut = i;
-    ++cols;
-  }
-  if (cols <= n) return line;
-  keep = cut;
-  return line.substr(0, keep) + "...";
-}
-
-// "1 frame", "2 frames".
-std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
 
 // A failure's reason for one line: "backend='x' raised:" is followed by its cause.
 std::string reason_line(const std::string& reason) {

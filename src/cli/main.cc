@@ -20,6 +20,7 @@
 #endif
 
 #include "cli/checks.h"
+#include "cli/diff_command.h"
 #include "cli/progress.h"
 #include "cli/subcommands.h"
 #include "io/input_path.h"
@@ -168,6 +169,7 @@ int main(int argc, char** argv) {
 #endif
   // `tlscope summary|check|show ...`; a log named like a subcommand needs "./".
   if (int rc = 0; tlscope::cli::run_subcommand(argc, argv, &rc)) return rc;
+  if (argc >= 2 && std::string_view(argv[1]) == "diff") return tlscope::cli::diff_command(argc, argv);
   CLI::App app{
       "tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
       "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "

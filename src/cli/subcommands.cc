@@ -150,8 +150,27 @@ int check(int argc, char** argv) {
       ->check(whole_number());
   app.add_option("--max-compile-seconds", max_seconds, "Most total compile time allowed")
       ->check(non_negative_number());
+  std::string baseline;
+  std::optional<double> max_ratio;
+  app.add_option("--baseline", baseline,
+                 "A log to compare with: fail when LOG has more recompiles, graph breaks or "
+                 "failures than it");
+  app.add_option("--max-compile-ratio", max_ratio,
+                 "With --baseline: most compile time allowed, as a multiple of the baseline's")
+      ->check(non_negative_number());
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
+  if (max_ratio && baseline.empty()) return error("--max-compile-ratio needs --baseline", kExitUsage);
+  if (!baseline.empty()) {
+    if (int rc = check_log_path(baseline, LogArg::kFile)) return rc;
+    if (int rc = check_log_path(log, LogArg::kFile)) return rc;
+  }
   if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
+  std::optional<analysis::Totals> base;
+  if (!baseline.empty()) {
+    auto d = diagnose_log(baseline);
+    if (!d) return 1;
+    base = d->totals;
+  }
   // (label, totals) per log: one for a file, one per rank for a folder.
   std::vector<std::pair<std::string, analysis::Totals>> logs;
   if (is_dir(log)) {
@@ -181,6 +200,18 @@ int check(int argc, char** argv) {
     if (max_seconds && t.compile_time_s > *max_seconds)
       over.push_back(
           fmt::format("{}compile seconds: {:.2f} > {}", label, t.compile_time_s, *max_seconds));
+    // Against the baseline: no more than it had (the CI gate for regressions).
+    if (base) {
+      auto more = [&](const char* what, uint64_t now, uint64_t before) {
+        if (now > before) over.push_back(fmt::format("{}: {} > {} in the baseline", what, now, before));
+      };
+      more("recompiles", t.recompiles, base->recompiles);
+      more("graph breaks", t.graph_breaks, base->graph_breaks);
+      more("failures", t.failures, base->failures);
+      if (max_ratio && t.compile_time_s > *max_ratio * base->compile_time_s)
+        over.push_back(fmt::format("compile seconds: {:.2f} > {} x {:.2f} of the baseline",
+                                   t.compile_time_s, *max_ratio, base->compile_time_s));
+    }
   }
   for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
   if (over.empty()) {

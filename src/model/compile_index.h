@@ -19,6 +19,8 @@ struct Output {
   std::string suffix;                       // cache mark (F13)
   std::optional<std::string> readable_url;  // kernel stack-trace companion
   std::string subgraph;                     // the record's subgraph_name (K9), "" if none
+  std::string payload_md5;                  // the record's payload digest ("" without one)
+  bool holds_payload = false;               // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;
 };
 

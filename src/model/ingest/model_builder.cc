@@ -32,6 +32,8 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   std::string rel = folder + "/" + splice_number(model::safe_segment(base_name), n);
   model::Output o;
   o.subgraph = subgraph_name();
+  if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  o.holds_payload = holds_payload;
   o.name = rel;
   o.url = rel;
   o.number = n;
@@ -50,6 +52,7 @@ std::string IngestContext::add_payload_file(std::string_view base_name) {
 void IngestContext::add_global(const std::string& rel) {
   model::Output o;
   o.subgraph = subgraph_name();
+  if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   o.name = rel;
   o.url = rel;
   o.number = b.next_number();

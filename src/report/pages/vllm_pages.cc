@@ -1,45 +1,12 @@
 // vLLM's pass-diff pages (UPSTREAM K8): side by side, deletions paired with
 // the insertions after them, hunks headed "@@ -a,b +c,d @@" (the reference
 // writes "@@ @@ -a,b +c,d @@ @@").
-#include "analysis/line_diff.h"
+#include "report/diff_html.h"
 #include "report/page_frame.h"
 #include "report/pages/pages.h"
 #include "report/template.h"
 
 namespace tlscope::report {
-namespace {
-
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/vllm.html", name, slots);
-}
-
-Html diff_html(std::string_view old_text, std::string_view new_text) {
-  auto a = analysis::split_lines(old_text), b = analysis::split_lines(new_text);
-  auto hunks = analysis::make_hunks(analysis::diff_lines(a, b));
-  if (hunks.empty()) return part("no_changes");
-  auto side = [](const std::vector<std::string_view>& lines, size_t i) {
-    return i == std::string::npos ? Html() : text(lines[i]);
-  };
-  auto num = [](size_t i) { return i == std::string::npos ? Html() : html_format("{}", i + 1); };
-  Html rows;
-  for (const auto& h : hunks) {
-    rows += part("hunk", {{"header", text(h.header())}});
-    for (const auto& r : h.rows) {
-      bool change = r.kind == analysis::DiffRow::kChange;
-      bool del = change && r.old_line != std::string::npos;
-      bool add = change && r.new_line != std::string::npos;
-      rows += part("diff_row", {{"old_num", num(r.old_line)},
-                                {"old_class", del ? Html(Markup(" diff-del")) : Html()},
-                                {"old", side(a, r.old_line)},
-                                {"new_num", num(r.new_line)},
-                                {"new_class", add ? Html(Markup(" diff-add")) : Html()},
-                                {"new", side(b, r.new_line)}});
-    }
-  }
-  return part("diff", {{"rows", rows}});
-}
-
-}  // namespace
 
 void write_page(ReportWriter& w, const RecordView& rec, const ingest::PassDiffPage& page) {
   auto p = w.out().open(page.path);
@@ -48,7 +15,7 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::PassDiffPa
   render(*p, "pass_diff.html",
          {{"pass", text(page.pass)},
           {"anchor", attr(rec.entry.label())},
-          {"diff", diff_html(page.old_text, page.new_text)}});
+          {"diff", side_by_side(page.old_text, page.new_text)}});
   end_page(*p, "", w.options());
 }
 

@@ -1,0 +1,206 @@
+#include "analysis/diff.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace tlscope::analysis {
+namespace {
+
+using FrameKey = std::pair<uint32_t, uint32_t>;  // run, frame id
+
+std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
+  std::map<FrameKey, FrameFigures> out;
+  for (const auto& f : d.frames) {
+    auto& x = out[{f.run, f.frame_id}];
+    x.present = true;
+    x.name = f.name;
+    x.compiles = f.compiles;
+    x.recompiles = f.recompiles;
+    x.failures = f.failures;
+    x.compile_time_s = f.compile_time_s;
+  }
+  for (const auto& g : d.graph_breaks)
+    for (const auto& id : g.compile_ids)
+      if (id.id.frame_id) {
+        auto it = out.find({id.run, *id.id.frame_id});
+        if (it != out.end()) ++it->second.graph_breaks;
+      }
+  return out;
+}
+
+struct Pattern {
+  Category category = Category::kUnclassified;
+  std::string reason, where;
+  uint32_t count = 0;
+};
+
+std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
+  std::vector<RecompileReason> all;
+  for (const auto& f : d.frames) all.insert(all.end(), f.recompile_reasons.begin(), f.recompile_reasons.end());
+  std::map<std::string, Pattern> out;
+  for (const auto& g : group_reasons(all)) {
+    std::string key = std::string(category_name(g.category)) + "|" + normalize_reason(g.reason);
+    auto& p = out[key];
+    p.category = g.category;
+    if (p.reason.empty()) p.reason = g.reason;
+    p.count += static_cast<uint32_t>(g.compile_ids.size());
+  }
+  return out;
+}
+
+std::map<std::string, Pattern> break_patterns(const DoctorReport& d) {
+  std::map<std::string, Pattern> out;
+  for (const auto& g : d.graph_breaks) {
+    auto& p = out[g.normalized + "|" + g.user_frame];
+    p.category = g.category;
+    if (p.reason.empty()) p.reason = g.reason;
+    p.where = g.user_frame;
+    p.count += g.count;
+  }
+  return out;
+}
+
+std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>& a,
+                                           const std::map<std::string, Pattern>& b) {
+  std::set<std::string> keys;
+  for (const auto& [k, p] : a) keys.insert(k);
+  for (const auto& [k, p] : b) keys.insert(k);
+  std::vector<PatternChange> out;
+  for (const auto& k : keys) {
+    auto ia = a.find(k), ib = b.find(k);
+    uint32_t ca = ia == a.end() ? 0 : ia->second.count, cb = ib == b.end() ? 0 : ib->second.count;
+    if (ca == cb) continue;
+    const Pattern& p = ia != a.end() ? ia->second : ib->second;
+    out.push_back({p.category, p.reason, p.where, ca, cb});
+  }
+  return out;
+}
+
+// The files of one compile id that hold or were made from a payload, by
+// artifact name ("dynamo_output_graph"; "#2" for a second one of that name).
+std::vector<std::pair<std::string, const model::Output*>> payload_files(const model::IndexEntry& e) {
+  std::vector<std::pair<std::string, const model::Output*>> out;
+  std::map<std::string, int> seen;
+  for (const auto& o : e.outputs) {
+    if (o.is_link || o.payload_md5.empty()) continue;
+    std::string name = o.url.substr(o.url.rfind('/') + 1);
+    size_t dot = name.rfind('.');
+    std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
+    // Without the file number (F12): "<stem>_<n>" -> "<stem>".
+    size_t us = stem.rfind('_');
+    if (us != std::string::npos && us + 1 < stem.size() &&
+        std::all_of(stem.begin() + us + 1, stem.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      stem.resize(us);
+    // Output code is named after its source file, a hash of the code: the
+    // same artifact under another name in the other log.
+    if (stem.rfind("inductor_output_code_", 0) == 0) stem = "inductor_output_code";
+    int n = ++seen[stem];
+    out.emplace_back(n == 1 ? stem : stem + " #" + std::to_string(n), &o);
+  }
+  return out;
+}
+
+// Where the payload is as text in a report: the file itself when it holds
+// the payload, else its copy under payloads/ (F14).
+std::string text_of(const model::Output& o) {
+  return o.holds_payload ? o.url : "payloads/" + model::safe_segment(o.payload_md5) + ".txt";
+}
+
+std::map<std::string, const model::IndexEntry*> entries_of(const model::ReportModel& m) {
+  std::map<std::string, const model::IndexEntry*> out;
+  for (const auto& e : m.index.entries())
+    if (e.id) out.emplace(e.label(), &e);
+  return out;
+}
+
+// Compile ids in numeric order ("[0/2]" before "[0/10]").
+bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
+  auto key = [](const trace::CompileId& c) {
+    auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
+    return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), v(c.attempt));
+  };
+  return key(*x->id) < key(*y->id);
+}
+
+}  // namespace
+
+DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
+                     const model::ReportModel& b, const DoctorReport& db) {
+  DiffReport r;
+  r.a = da.totals;
+  r.b = db.totals;
+  auto ea = entries_of(a), eb = entries_of(b);
+  std::vector<const model::IndexEntry*> both;
+  for (const auto& [label, e] : ea) {
+    if (eb.count(label)) both.push_back(e);
+    else r.compile_ids_only_a.push_back(label);
+  }
+  for (const auto& [label, e] : eb)
+    if (!ea.count(label)) r.compile_ids_only_b.push_back(label);
+  std::sort(both.begin(), both.end(), id_less);
+  auto by_id = [&](std::vector<std::string>& v, const std::map<std::string, const model::IndexEntry*>& m) {
+    std::sort(v.begin(), v.end(), [&](const auto& x, const auto& y) { return id_less(m.at(x), m.at(y)); });
+  };
+  by_id(r.compile_ids_only_a, ea);
+  by_id(r.compile_ids_only_b, eb);
+
+  auto fa = frames_of(da), fb = frames_of(db);
+  std::set<FrameKey> keys;
+  for (const auto& [k, f] : fa) keys.insert(k);
+  for (const auto& [k, f] : fb) keys.insert(k);
+  for (const auto& k : keys) {
+    FrameFigures x = fa.count(k) ? fa[k] : FrameFigures{}, y = fb.count(k) ? fb[k] : FrameFigures{};
+    FrameFigures xs = x, ys = y;
+    xs.name = ys.name = "";
+    xs.compile_time_s = ys.compile_time_s = 0;  // times differ run to run; shown, not compared
+    if (xs == ys) continue;
+    r.frames.push_back({k.first, k.second, x, y});
+  }
+  r.recompile_reasons = pattern_changes(recompile_patterns(da), recompile_patterns(db));
+  r.graph_breaks = pattern_changes(break_patterns(da), break_patterns(db));
+
+  for (const auto* e : both) {
+    r.compile_ids_in_both.push_back(e->label());
+    auto pa = payload_files(*e), pb = payload_files(*eb.at(e->label()));
+    std::map<std::string, const model::Output*> mb(pb.begin(), pb.end());
+    std::set<std::string> in_a;
+    for (const auto& [name, o] : pa) {
+      in_a.insert(name);
+      auto it = mb.find(name);
+      ArtifactChange c;
+      c.compile_id = e->label();
+      c.artifact = name;
+      c.file_a = o->url;
+      c.text_a = text_of(*o);
+      c.md5_a = o->payload_md5;
+      if (it == mb.end()) {
+        c.kind = ArtifactChange::kOnlyA;
+        r.artifacts.push_back(std::move(c));
+        continue;
+      }
+      ++r.artifacts_compared;
+      if (it->second->payload_md5 == o->payload_md5) continue;
+      c.file_b = it->second->url;
+      c.text_b = text_of(*it->second);
+      c.md5_b = it->second->payload_md5;
+      r.artifacts.push_back(std::move(c));
+    }
+    for (const auto& [name, o] : pb)
+      if (!in_a.count(name)) {
+        ArtifactChange c;
+        c.kind = ArtifactChange::kOnlyB;
+        c.compile_id = e->label();
+        c.artifact = name;
+        c.file_b = o->url;
+        c.text_b = text_of(*o);
+        c.md5_b = o->payload_md5;
+        r.artifacts.push_back(std::move(c));
+      }
+  }
+  return r;
+}
+
+}  // namespace tlscope::analysis

@@ -1,0 +1,62 @@
+// What changed between two logs (issue 13): a before and an after run, or
+// two ranks of one job. Pure function of the two models and their doctors:
+// compile ids only in one, per-frame changes, recompile and graph-break
+// reasons that appeared or disappeared, and the artifacts of compile ids in
+// both whose payloads differ (by MD5).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/doctor.h"
+#include "model/report_model.h"
+
+namespace tlscope::analysis {
+
+// One side's figures of a frame (zero when the frame is not in that log).
+struct FrameFigures {
+  bool present = false;
+  std::string name;
+  uint32_t compiles = 0, recompiles = 0, graph_breaks = 0, failures = 0;
+  double compile_time_s = 0;
+  bool operator==(const FrameFigures&) const = default;
+};
+
+struct FrameChange {
+  uint32_t run = 1, frame_id = 0;
+  FrameFigures a, b;
+};
+
+// A recompile-reason or graph-break pattern, with how often each side has it.
+struct PatternChange {
+  Category category = Category::kUnclassified;
+  std::string pattern;  // the reason as PyTorch wrote it (first occurrence)
+  std::string where;    // graph breaks: user code location, when known
+  uint32_t count_a = 0, count_b = 0;
+};
+
+// An artifact of a compile id that both logs have.
+struct ArtifactChange {
+  enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
+  std::string compile_id;  // "[0/1]"
+  std::string artifact;    // "dynamo_output_graph", "inductor_output_code_cabc" (#2 when repeated)
+  std::string file_a, file_b;  // report-relative paths of the files
+  std::string text_a, text_b;  // where the payload as text is in each report
+  std::string md5_a, md5_b;
+};
+
+struct DiffReport {
+  Totals a, b;
+  std::vector<std::string> compile_ids_only_a, compile_ids_only_b, compile_ids_in_both;
+  std::vector<FrameChange> frames;  // frames whose figures differ, in (run, frame id) order
+  std::vector<PatternChange> recompile_reasons;  // patterns whose count differs
+  std::vector<PatternChange> graph_breaks;       // likewise
+  std::vector<ArtifactChange> artifacts;         // in compile-id order, then log order
+  uint64_t artifacts_compared = 0;               // with a payload, in compile ids of both
+};
+
+DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
+                     const model::ReportModel& b, const DoctorReport& db);
+
+}  // namespace tlscope::analysis

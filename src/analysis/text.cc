@@ -1,0 +1,42 @@
+#include "analysis/text.h"
+
+#include <fmt/format.h>
+
+namespace tlscope::analysis {
+
+std::string wrap(std::string_view text, size_t width, size_t indent) {
+  std::string out, line;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t sp = text.find(' ', pos);
+    std::string_view word = text.substr(pos, sp == std::string_view::npos ? text.npos : sp - pos);
+    pos = sp == std::string_view::npos ? text.size() : sp + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+    } else if (!line.empty() && line.back() != ' ') {
+      line += ' ';
+    }
+    line += word;
+  }
+  return out + line;
+}
+
+std::string clip(std::string_view s, size_t n) {
+  std::string line(s.substr(0, s.find('\n')));
+  size_t cols = 0, cut = 0, keep = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // continuation byte
+    if (cols == n - 3) cut = i;
+    ++cols;
+  }
+  if (cols <= n) return line;
+  keep = cut;
+  return line.substr(0, keep) + "...";
+}
+
+std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+}  // namespace tlscope::analysis

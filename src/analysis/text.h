@@ -1,0 +1,18 @@
+// Text for a terminal: wrapping, clipping to a width, plurals.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tlscope::analysis {
+
+// Wraps `text` to `width` columns with `indent` spaces on continuation lines.
+std::string wrap(std::string_view text, size_t width, size_t indent);
+// First line of `s`, at most `n` columns (code points), cut on a character
+// boundary ("..." marks the cut).
+std::string clip(std::string_view s, size_t n);
+// "1 frame", "2 frames".
+std::string count_of(uint64_t n, std::string_view one, std::string_view many);
+
+}  // namespace tlscope::analysis

@@ -1,0 +1,116 @@
+#include "cli/diff_command.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "analysis/diff.h"
+#include "analysis/diff_out.h"
+#include "analysis/doctor.h"
+#include "cli/checks.h"
+#include "cli/subcommands.h"
+#include "model/ingest/read_log.h"
+#include "report/diff_page.h"
+#include "report/pipeline.h"
+
+namespace tlscope::cli {
+namespace {
+
+struct Side {
+  std::string log;
+  bool ok = false;
+  std::string error;
+  model::ReportModel model;
+  analysis::DoctorReport doctor;
+};
+
+// Both logs at once, one thread each: memory is what the two models take.
+void read_both(Side* a, Side* b) {
+  auto read = [](Side* s) {
+    auto r = ingest::read_log(s->log, {});
+    s->ok = r.ok;
+    s->error = r.error;
+    if (!r.ok) return;
+    s->model = std::move(r.model);
+    s->doctor = analysis::diagnose(s->model);
+  };
+  std::thread t(read, b);
+  read(a);
+  t.join();
+}
+
+// -o DIR: both reports, then the diff pages beside them.
+bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, int argc, char** argv) {
+  std::string error;
+  if (!report::prepare_output_dir(dir, overwrite, &error)) {
+    cli::error(error);
+    return false;
+  }
+  report::Options opts;
+  opts.command_line = command_line(argc, argv);
+  for (auto [side, sub] : {std::pair{a, "a"}, std::pair{b, "b"}}) {
+    std::string out = (std::filesystem::path(dir) / sub).string();
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    std::fprintf(stderr, "Report of %s: %s/index.html\n", side->log.c_str(), out.c_str());
+    auto r = report::build_report(side->log, out, opts);
+    side->ok = r.ok;
+    side->error = r.error;
+    if (!r.ok) return false;
+    side->model = std::move(r.model);
+    side->doctor = analysis::diagnose(side->model);
+  }
+  return true;
+}
+
+}  // namespace
+
+int diff_command(int argc, char** argv) {
+  CLI::App app{"What changed between two logs: compile ids, frames, recompile and graph-break "
+               "reasons, artifacts",
+               "tlscope diff"};
+  use_our_usage_errors(app);
+  Side a, b;
+  bool json = false, overwrite = false;
+  std::string out;
+  app.add_option("a", a.log, "The log before (a trace log, plain, .gz or .zst)")->required();
+  app.add_option("b", b.log, "The log after")->required();
+  app.add_flag("--json", json, "Print the diff as JSON (docs/diff.md) instead of text");
+  app.add_option("-o", out, "Also write both reports and diff.html into this folder")
+      ->check(non_empty_folder());
+  app.add_flag("--overwrite", overwrite, "Replace the -o folder if it holds a report");
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  for (const auto* s : {&a, &b})
+    if (int rc = check_log_path(s->log, LogArg::kFile)) return rc;
+  if (out.empty()) {
+    read_both(&a, &b);
+  } else if (!report_both(&a, &b, out, overwrite, argc, argv)) {
+    if (!a.error.empty() || !b.error.empty()) error(!a.error.empty() ? a.error : b.error);
+    return kExitError;
+  }
+  for (const auto* s : {&a, &b}) {
+    if (!s->ok) return error(s->error);
+    if (auto w = not_a_trace_log(s->log, s->model.stats); !w.empty()) warning(w);
+  }
+  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
+  if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, {}))
+    return error("some pages of " + out + " could not be written");
+  std::string text = json ? analysis::diff_json(d, a.log, b.log, command_line(argc, argv))
+                          : analysis::diff_text(d, a.log, b.log, ::isatty(STDOUT_FILENO) != 0);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!out.empty()) std::fprintf(stderr, "Diff: %s/diff.html\n", out.c_str());
+  return 0;
+}
+
+}  // namespace tlscope::cli

@@ -1,0 +1,165 @@
+#include "report/diff_page.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "report/diff_html.h"
+#include "report/output_dir.h"
+#include "report/page_frame.h"
+#include "report/template.h"
+
+namespace tlscope::report {
+namespace {
+
+Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
+  return fragment("parts/diff_report.html", name, slots);
+}
+
+// A file of one of the two reports (paths there are ours, made of safe segments).
+std::string read_report_file(const std::string& dir, const std::string& rel) {
+  std::ifstream in(dir + "/" + rel, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Html change_of(double a, double b, bool seconds) {
+  if (a == b) return Html();
+  if (seconds) return html_format("{:+.2f} s", b - a);
+  return html_format("{:+}", int64_t(b) - int64_t(a));
+}
+
+Html totals_html(const analysis::DiffReport& d) {
+  Html rows;
+  auto row = [&](Markup label, double a, double b, bool seconds) {
+    Html fa = seconds ? html_format("{:.2f}", a) : html_format("{}", uint64_t(a));
+    Html fb = seconds ? html_format("{:.2f}", b) : html_format("{}", uint64_t(b));
+    rows += part("total", {{"label", label}, {"a", fa}, {"b", fb},
+                           {"class", b > a ? Markup("worse") : b < a ? Markup("better") : Markup("")},
+                           {"change", change_of(a, b, seconds)}});
+  };
+  row("Frames", d.a.frames, d.b.frames, false);
+  row("Compiles", d.a.compiles, d.b.compiles, false);
+  row("Recompiles", d.a.recompiles, d.b.recompiles, false);
+  row("Graph breaks", d.a.graph_breaks, d.b.graph_breaks, false);
+  row("Failures", d.a.failures, d.b.failures, false);
+  row("Compile time (s)", d.a.compile_time_s, d.b.compile_time_s, true);
+  return rows;
+}
+
+Html ids_html(Markup side, const std::vector<std::string>& ids, const char* report) {
+  if (ids.empty()) return Html();
+  Html links;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i) links += " ";
+    links += link(std::string(report) + "/index.html#" + ids[i], ids[i]);
+  }
+  return part("ids", {{"side", side}, {"count", html_format("{}", ids.size())}, {"ids", links}});
+}
+
+Html count_change(uint32_t a, uint32_t b) {
+  return a == b ? html_format("{}", a) : html_format("{} &rarr; {}", a, b);
+}
+
+Html frames_html(const analysis::DiffReport& d) {
+  if (d.frames.empty()) return Html();
+  Html rows;
+  for (const auto& f : d.frames) {
+    std::string name = f.b.present ? f.b.name : f.a.name;
+    if (!f.a.present) name += " (new)";
+    if (!f.b.present) name += " (gone)";
+    rows += part("frame", {{"run", html_format("{}", f.run)},
+                           {"frame", html_format("{}", f.frame_id)},
+                           {"name", text(name)},
+                           {"compiles", count_change(f.a.compiles, f.b.compiles)},
+                           {"recompiles", count_change(f.a.recompiles, f.b.recompiles)},
+                           {"breaks", count_change(f.a.graph_breaks, f.b.graph_breaks)},
+                           {"failures", count_change(f.a.failures, f.b.failures)},
+                           {"seconds", html_format("{:.2f} &rarr; {:.2f}", f.a.compile_time_s,
+                                                   f.b.compile_time_s)}});
+  }
+  return part("frames", {{"rows", rows}});
+}
+
+Html patterns_html(Markup heading, const std::vector<analysis::PatternChange>& v) {
+  if (v.empty()) return Html();
+  Html rows;
+  for (const auto& p : v)
+    rows += part("pattern", {{"a", html_format("{}", p.count_a)},
+                             {"b", html_format("{}", p.count_b)},
+                             {"category", text(analysis::category_name(p.category))},
+                             {"first_line", text(analysis::first_line(p.pattern))},
+                             {"reason", text(p.pattern)},
+                             {"where", text(p.where)}});
+  return part("patterns", {{"heading", heading}, {"rows", rows}});
+}
+
+}  // namespace
+
+bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
+                      const std::string& a_name, const std::string& b_name, const Options& opts) {
+  OutputDir out(out_dir, 1);
+  Html artifacts;
+  size_t changed = 0, only_a = 0, only_b = 0;
+  for (size_t i = 0; i < d.artifacts.size(); ++i) {
+    const auto& c = d.artifacts[i];
+    (c.kind == analysis::ArtifactChange::kChanged ? changed
+     : c.kind == analysis::ArtifactChange::kOnlyA ? only_a
+                                                  : only_b)++;
+    std::string page = fmt::format("diffs/{}.html", i + 1);
+    Html change;
+    if (c.kind == analysis::ArtifactChange::kChanged) {
+      change = link(page, "side by side");
+      std::string ta = read_report_file(out_dir + "/a", c.text_a);
+      std::string tb = read_report_file(out_dir + "/b", c.text_b);
+      auto w = out.open(page, ta.size() + tb.size() + (64u << 10));
+      if (w) {
+        begin_page(*w, c.artifact + " " + c.compile_id, "../");
+        render(*w, "artifact_diff.html",
+               {{"artifact", text(c.artifact)},
+                {"compile_id", text(c.compile_id)},
+                {"file_a", link("../a/" + c.file_a, c.file_a)},
+                {"file_b", link("../b/" + c.file_b, c.file_b)},
+                {"diff", side_by_side(ta, tb)}});
+        end_page(*w, "../", opts);
+      }
+    } else {
+      change = c.kind == analysis::ArtifactChange::kOnlyA ? Html(Markup("only in A")) : Html(Markup("only in B"));
+    }
+    artifacts += part("artifact", {{"compile_id", text(c.compile_id)},
+                                   {"name", text(c.artifact)},
+                                   {"change", change},
+                                   {"a", c.file_a.empty() ? Html() : link("a/" + c.file_a, "A")},
+                                   {"b", c.file_b.empty() ? Html() : link("b/" + c.file_b, "B")}});
+  }
+  bool same = d.compile_ids_only_a.empty() && d.compile_ids_only_b.empty() && d.frames.empty() &&
+              d.recompile_reasons.empty() && d.graph_breaks.empty() && d.artifacts.empty();
+  Html artifacts_section =
+      same ? part("same", {{"compared", html_format("{}", d.artifacts_compared)}})
+           : artifacts.empty() ? Html()
+                               : part("artifacts", {{"changed", html_format("{}", changed)},
+                                                    {"compared", html_format("{}", d.artifacts_compared)},
+                                                    {"only_a", html_format("{}", only_a)},
+                                                    {"only_b", html_format("{}", only_b)},
+                                                    {"rows", artifacts}});
+  if (auto w = out.open("diff.html")) {
+    begin_page(*w, "tlscope diff", "");
+    render(*w, "diff.html",
+           {{"a", text(a_name)},
+            {"b", text(b_name)},
+            {"totals", totals_html(d)},
+            {"compile_ids", ids_html("A", d.compile_ids_only_a, "a") + ids_html("B", d.compile_ids_only_b, "b")},
+            {"frames", frames_html(d)},
+            {"recompile_reasons", patterns_html("Recompile reasons that changed", d.recompile_reasons)},
+            {"graph_breaks", patterns_html("Graph breaks that changed", d.graph_breaks)},
+            {"artifacts", artifacts_section}});
+    end_page(*w, "", opts);
+  }
+  write_static_assets(out);
+  out.drain();
+  return out.errors() == 0;
+}
+
+}  // namespace tlscope::report

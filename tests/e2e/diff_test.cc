@@ -1,0 +1,200 @@
+// tlscope diff A B and tlscope check --baseline A B (issue 13): logs built
+// here with known differences, the recorded PyTorch traces, compressed
+// inputs, the -o report with side-by-side pages, and the CI gate.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "doctor_helpers.h"
+#include "log_oracle.h"
+#include "run_helper.h"
+
+namespace tlscope_test {
+namespace {
+using nlohmann::json;
+
+json ids(int frame, int fcid) { return {{"frame_id", frame}, {"frame_compile_id", fcid}, {"attempt", 0}}; }
+json with(json a, const json& b) {
+  a.update(b);
+  return a;
+}
+std::string start(int frame, int fcid) {
+  return record(with({{"dynamo_start", {{"stack", json::array()}}}}, ids(frame, fcid)));
+}
+std::string graph(int frame, int fcid, const std::string& code) {
+  return record(with({{"dynamo_output_graph", json::object()}}, ids(frame, fcid)), code);
+}
+std::string metrics(int frame, int fcid, double seconds, json extra = json::object()) {
+  json m = {{"co_name", "forward"}, {"co_filename", "/p/model.py"}, {"co_firstlineno", 3},
+            {"restart_reasons", json::array()}, {"graph_op_count", 4},
+            {"entire_frame_compile_time_s", seconds}};
+  m.update(extra);
+  return record(with({{"compilation_metrics", m}}, ids(frame, fcid)));
+}
+std::string reasons(int frame, int fcid, const json& list) {
+  return record(with({{"artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}}}, ids(frame, fcid)),
+                list.dump());
+}
+
+const std::string kGraphA = "def forward(self, x):\n    y = x.sin()\n    return y";
+const std::string kGraphB = "def forward(self, x):\n    y = x.cos()\n    z = y * 2\n    return z";
+
+// A: frame 0 compiled once. B: the same graph changed, a recompile on a
+// shape, and a second frame.
+std::string log_a() { return start(0, 0) + graph(0, 0, kGraphA) + metrics(0, 0, 1.0); }
+std::string log_b() {
+  return start(0, 0) + graph(0, 0, kGraphB) + metrics(0, 0, 1.5) + start(0, 1) +
+         reasons(0, 1, json::array({"0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"})) +
+         graph(0, 1, kGraphB) + metrics(0, 1, 0.5) + start(1, 0) + graph(1, 0, "def g(x): <script>") +
+         metrics(1, 0, 0.25);
+}
+
+class Diff : public ::testing::Test {
+ protected:
+  fs::path write(const std::string& name, const std::string& text) {
+    write_file(tmp_ / name, text);
+    return tmp_ / name;
+  }
+  RunResult run(std::vector<std::string> args) { return run_tlscope(args, tmp_.path()); }
+  json diff_json(const fs::path& a, const fs::path& b) {
+    RunResult r = run({"diff", a.string(), b.string(), "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+  }
+  TempDir tmp_;
+};
+
+TEST_F(Diff, WhatChangedBetweenTwoLogs) {
+  json d = diff_json(write("a.log", log_a()), write("b.log", log_b()));
+  EXPECT_EQ(d["totals"]["a"]["compiles"], 1);
+  EXPECT_EQ(d["totals"]["b"]["compiles"], 3);
+  EXPECT_EQ(d["totals"]["b"]["recompiles"], 1);
+  EXPECT_EQ(d["compile_ids"]["only_a"], json::array());
+  EXPECT_EQ(d["compile_ids"]["only_b"], json({"[0/1]", "[1/0]"}));
+  EXPECT_EQ(d["compile_ids"]["in_both"], 1);
+  ASSERT_EQ(d["frames"].size(), 2u) << d["frames"];
+  EXPECT_EQ(d["frames"][0]["frame_id"], 0);
+  EXPECT_EQ(d["frames"][0]["a"]["compiles"], 1);
+  EXPECT_EQ(d["frames"][0]["b"]["compiles"], 2);
+  EXPECT_EQ(d["frames"][0]["b"]["recompiles"], 1);
+  EXPECT_EQ(d["frames"][1]["frame_id"], 1);
+  EXPECT_TRUE(d["frames"][1]["a"].is_null());
+  ASSERT_EQ(d["recompile_reasons"].size(), 1u);
+  EXPECT_EQ(d["recompile_reasons"][0]["category"], "shape");
+  EXPECT_EQ(d["recompile_reasons"][0]["count_a"], 0);
+  EXPECT_EQ(d["recompile_reasons"][0]["count_b"], 1);
+  // [0/0]'s graph changed; its metrics page has no payload and is not compared.
+  EXPECT_EQ(d["artifacts"]["compared"], 1);
+  ASSERT_EQ(d["artifacts"]["differ"].size(), 1u);
+  const json& c = d["artifacts"]["differ"][0];
+  EXPECT_EQ(c["compile_id"], "[0/0]");
+  EXPECT_EQ(c["artifact"], "dynamo_output_graph");
+  EXPECT_EQ(c["change"], "changed");
+  EXPECT_EQ(c["md5_a"], md5_hex(kGraphA));
+  EXPECT_EQ(c["md5_b"], md5_hex(kGraphB));
+
+  // The terminal says the same.
+  RunResult r = run({"diff", (tmp_ / "a.log").string(), (tmp_ / "b.log").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "  compiles      1 -> 3 (+2)\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "Only in B (2): [0/1] [1/0]\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "new [shape] tensor 'x' size mismatch at index 0. expected 8, actual 16\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "  [0/0]      changed   dynamo_output_graph\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "Artifacts that differ: 1 changed of 1 compared, 0 only in A, 0 only in B")) << r.out;
+  // And backwards: what B has is only in B... now only in A.
+  json back = diff_json(tmp_ / "b.log", tmp_ / "a.log");
+  EXPECT_EQ(back["compile_ids"]["only_a"], json({"[0/1]", "[1/0]"}));
+  EXPECT_EQ(back["recompile_reasons"][0]["count_a"], 1);
+}
+
+TEST_F(Diff, IdenticalLogsAndCompressedInputs) {
+  fs::path a = write("a.log", log_b());
+  gzip_file(log_b(), tmp_ / "b.log.gz");
+  ASSERT_EQ(run_shell("zstd -q -f -o '" + (tmp_ / "c.log.zst").string() + "' '" + a.string() + "'"), 0);
+  for (const char* other : {"b.log.gz", "c.log.zst"}) {
+    json d = diff_json(a, tmp_ / other);
+    EXPECT_EQ(d["artifacts"]["differ"], json::array()) << other;
+    EXPECT_EQ(d["artifacts"]["compared"], 4) << other;  // three graphs, one reasons artifact
+    EXPECT_EQ(d["frames"], json::array());
+    EXPECT_EQ(d["recompile_reasons"], json::array());
+  }
+  RunResult r = run({"diff", a.string(), (tmp_ / "b.log.gz").string()});
+  EXPECT_TRUE(has(r.out, "The same compiles, reasons and artifacts (4 compared by payload).")) << r.out;
+  // Errors are the main command's.
+  r = run({"diff", a.string(), (tmp_ / "nope.log").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.error_lines(), std::vector<std::string>{"Error: " + (tmp_ / "nope.log").string() + ": no such file"});
+  r = run({"diff", a.string()});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(Diff, ReportFolderWithSideBySidePages) {
+  fs::path a = write("a.log", log_a()), b = write("b.log", log_b());
+  RunResult r = run({"diff", a.string(), b.string(), "-o", (tmp_ / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"a/index.html", "b/index.html", "diff.html", "diffs/1.html", "static/tlscope.css"})
+    EXPECT_TRUE(fs::is_regular_file(tmp_ / "out" / f)) << f;
+  std::string page = read_file(tmp_ / "out" / "diff.html");
+  EXPECT_TRUE(has(page, "<a href=\"a/index.html\">")) << page;
+  EXPECT_TRUE(has(page, "<a href=\"b/index.html\">"));
+  EXPECT_TRUE(has(page, "<a href=\"b/index.html#[1/0]\">[1/0]</a>"));
+  EXPECT_TRUE(has(page, "<a href=\"diffs/1.html\">side by side</a>"));
+  std::string side = read_file(tmp_ / "out" / "diffs" / "1.html");
+  EXPECT_TRUE(has(side, "<h1>dynamo_output_graph of [0/0]</h1>"));
+  EXPECT_TRUE(has(side, "<td class=\"code-cell diff-del\">    y = x.sin()</td>")) << side;
+  EXPECT_TRUE(has(side, "<td class=\"code-cell diff-add\">    z = y * 2</td>")) << side;
+  // Log text is escaped on every page.
+  for (auto& f : list_files(tmp_ / "out"))
+    if (f.size() > 5 && f.substr(f.size() - 5) == ".html") {
+      EXPECT_FALSE(has(read_file(tmp_ / "out" / f), "def g(x): <script>")) << f;
+    }
+  // The folder rules of -o: an existing folder needs --overwrite.
+  r = run({"diff", a.string(), b.string(), "-o", (tmp_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has(r.err, "already exists")) << r.err;
+  r = run({"diff", a.string(), b.string(), "-o", (tmp_ / "out").string(), "--overwrite"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(Diff, CheckAgainstABaseline) {
+  fs::path a = write("a.log", log_a()), b = write("b.log", log_b());
+  RunResult r = run({"check", "--baseline", a.string(), b.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "tlscope check: recompiles: 1 > 0 in the baseline\n");
+  r = run({"check", "--baseline", b.string(), a.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  r = run({"check", "--baseline", a.string(), a.string(), "--max-compile-ratio", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  // B compiles 2.25 s against A's 1.0 s.
+  r = run({"check", "--baseline", b.string(), write("c.log", log_b()).string(), "--max-compile-ratio", "1.5"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  fs::path slow = write("slow.log", start(0, 0) + graph(0, 0, kGraphA) + metrics(0, 0, 2.0));
+  r = run({"check", "--baseline", a.string(), slow.string(), "--max-compile-ratio", "1.5"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "tlscope check: compile seconds: 2.00 > 1.5 x 1.00 of the baseline\n");
+  // The other limits still apply to LOG.
+  r = run({"check", "--baseline", b.string(), a.string(), "--max-compile-seconds", "0.5"});
+  EXPECT_EQ(r.exit_code, 1);
+  r = run({"check", a.string(), "--max-compile-ratio", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "Error: --max-compile-ratio needs --baseline")) << r.err;
+}
+
+// Two recorded PyTorch traces: a shape recompile against a constant one.
+TEST_F(Diff, RecordedTraces) {
+  json d = diff_json(kRecorded / "shape_change.log.gz", kRecorded / "float_constant.log.gz");
+  std::set<std::string> changes;
+  for (const auto& p : d["recompile_reasons"])
+    changes.insert(p["category"].get<std::string>() + (p["count_a"] == 0 ? " new" : p["count_b"] == 0 ? " gone" : " more"));
+  EXPECT_EQ(changes, (std::set<std::string>{"constant new", "shape gone"}));
+  bool code = false;
+  for (const auto& c : d["artifacts"]["differ"])
+    code |= c["artifact"] == "inductor_output_code" && c["change"] == "changed";
+  EXPECT_TRUE(code) << d["artifacts"];
+  EXPECT_EQ(d["compile_ids"]["in_both"], 2);
+}
+
+}  // namespace
+}  // namespace tlscope_test
