@@ -36,7 +36,7 @@ int check_not_a_subcommand(const std::string& word) {
   std::error_code ec;
   if (!looks_like_word(word) || fs::exists(fs::symlink_status(word, ec))) return 0;
   return error(fmt::format("{} is neither a file nor a subcommand; the subcommands are summary, "
-                           "check, show and diff (see tlscope --help)",
+                           "check, show, diff and bundle (see tlscope --help)",
                            word),
                kExitUsage);
 }
@@ -89,6 +89,19 @@ void use_our_usage_errors(CLI::App& app) {
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
     return fmt::format("Error: {}\nSee `{} --help` for the options.\n", e.what(), a->get_name());
   });
+}
+
+int parse_subcommand(CLI::App& app, int argc, char** argv) {
+  use_our_usage_errors(app);
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  return -1;
 }
 
 CLI::Validator whole_number() {

@@ -43,6 +43,9 @@ std::string not_a_trace_log(const std::string& log, const trace::Stats& stats);
 
 // Usage errors print as "Error: ..." with a pointer to the command's --help.
 void use_our_usage_errors(CLI::App& app);
+// Parses `tlscope <subcommand> args...` (argv[1] is the subcommand) with
+// our usage errors: -1 to go on, or the exit code (0 after --help).
+int parse_subcommand(CLI::App& app, int argc, char** argv);
 
 // CLI11 validators whose messages name the value and what is allowed,
 // never a type's limits: a whole number >= 0 that fits 64 bits, a finite

@@ -70,10 +70,10 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, int a
 }  // namespace
 
 int diff_command(int argc, char** argv) {
-  CLI::App app{"What changed between two logs: compile ids, frames, recompile and graph-break "
-               "reasons, artifacts",
-               "tlscope diff"};
-  use_our_usage_errors(app);
+  CLI::App app{
+      "What changed between two logs: compile ids, frames, recompile and graph-break "
+      "reasons, artifacts",
+      "tlscope diff"};
   Side a, b;
   bool json = false, overwrite = false;
   std::string out;
@@ -83,14 +83,7 @@ int diff_command(int argc, char** argv) {
   app.add_option("-o", out, "Also write both reports and diff.html into this folder")
       ->check(non_empty_folder());
   app.add_flag("--overwrite", overwrite, "Replace the -o folder if it holds a report");
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitUsage;
-  }
+  if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   for (const auto* s : {&a, &b})
     if (int rc = check_log_path(s->log, LogArg::kFile)) return rc;
   if (out.empty()) {

@@ -19,6 +19,7 @@
 #include <mimalloc.h>
 #endif
 
+#include "cli/bundle_command.h"
 #include "cli/checks.h"
 #include "cli/diff_command.h"
 #include "cli/progress.h"
@@ -169,11 +170,14 @@ int main(int argc, char** argv) {
 #endif
   // `tlscope summary|check|show ...`; a log named like a subcommand needs "./".
   if (int rc = 0; tlscope::cli::run_subcommand(argc, argv, &rc)) return rc;
-  if (argc >= 2 && std::string_view(argv[1]) == "diff") return tlscope::cli::diff_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "diff")
+    return tlscope::cli::diff_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "bundle")
+    return tlscope::cli::bundle_command(argc, argv);
   CLI::App app{
       "tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
       "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
-      "tlscope show LOG COMPILE_ID [ARTIFACT]",
+      "tlscope show LOG COMPILE_ID [ARTIFACT] | tlscope diff A B | tlscope bundle LOG -o FILE",
       "tlscope"};
   Args a;
   tlscope::cli::use_our_usage_errors(app);

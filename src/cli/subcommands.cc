@@ -70,19 +70,6 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
   return out;
 }
 
-int parse(CLI::App& app, int argc, char** argv) {
-  use_our_usage_errors(app);
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
-  return -1;
-}
-
 // A folder of rank logs: every rank diagnosed, in parallel.
 std::optional<std::vector<analysis::RankDiagnosis>> diagnose_dir(const std::string& dir) {
   std::vector<io::RankLog> logs;
@@ -117,7 +104,7 @@ int summary(int argc, char** argv) {
   bool json = false;
   app.add_option("log", log, "Trace log, or a folder of rank logs")->required();
   app.add_flag("--json", json, "Print summary.json instead of text");
-  if (int rc = parse(app, argc, argv); rc >= 0) return rc;
+  if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   if (is_dir(log)) {
     auto ranks = diagnose_dir(log);
@@ -158,8 +145,9 @@ int check(int argc, char** argv) {
   app.add_option("--max-compile-ratio", max_ratio,
                  "With --baseline: most compile time allowed, as a multiple of the baseline's")
       ->check(non_negative_number());
-  if (int rc = parse(app, argc, argv); rc >= 0) return rc;
-  if (max_ratio && baseline.empty()) return error("--max-compile-ratio needs --baseline", kExitUsage);
+  if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
+  if (max_ratio && baseline.empty())
+    return error("--max-compile-ratio needs --baseline", kExitUsage);
   if (!baseline.empty()) {
     if (int rc = check_log_path(baseline, LogArg::kFile)) return rc;
     if (int rc = check_log_path(log, LogArg::kFile)) return rc;
@@ -203,7 +191,8 @@ int check(int argc, char** argv) {
     // Against the baseline: no more than it had (the CI gate for regressions).
     if (base) {
       auto more = [&](const char* what, uint64_t now, uint64_t before) {
-        if (now > before) over.push_back(fmt::format("{}: {} > {} in the baseline", what, now, before));
+        if (now > before)
+          over.push_back(fmt::format("{}: {} > {} in the baseline", what, now, before));
       };
       more("recompiles", t.recompiles, base->recompiles);
       more("graph breaks", t.graph_breaks, base->graph_breaks);
@@ -240,7 +229,7 @@ int show(int argc, char** argv) {
   app.add_option("artifact", artifact,
                  "Envelope key or artifact name, or a TORCH_LOGS name: graph_code, guards, "
                  "output_code, recompiles, graph_breaks, aot_graphs; omit to list");
-  if (int rc = parse(app, argc, argv); rc >= 0) return rc;
+  if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (int rc = check_log_path(log, LogArg::kFile)) return rc;
   std::string why;
   trace::Stats stats;

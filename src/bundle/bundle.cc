@@ -1,0 +1,175 @@
+#include "bundle/bundle.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "analysis/doctor.h"
+#include "analysis/summary.h"
+#include "bundle/archive.h"
+#include "io/byte_source.h"
+#include "model/ingest/read_log.h"
+
+namespace tlscope::bundle {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The log's file name without its compression suffix.
+std::string log_name(const std::string& log) {
+  std::string name = fs::path(log).filename().string();
+  for (std::string_view ext : {".gz", ".zst"})
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+      name.resize(name.size() - ext.size());
+  if (name.empty() || name == "." || name == "..") name = "trace.log";
+  return name;
+}
+
+nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
+                        const std::string& command) {
+  const RedactionCounts& c = r.counts;
+  nlohmann::json rules = nlohmann::json::object();
+  if (opts.redact.code)
+    rules["code"] =
+        "Payloads of source and generated code (FX graphs, output code, bytecode, dumps, "
+        "string artifacts other than reasons and errors, JSON artifacts other than data) are "
+        "replaced by one line: \"redacted: N lines, md5 X\" (N and X of the original). Source "
+        "lines quoted in tracebacks, guard comments, FX graph comments and stack frames "
+        "(\"loc\") become <code>.";
+  if (opts.redact.paths)
+    rules["paths"] =
+        "In absolute paths, site-packages and dist-packages prefixes become <site-packages>, "
+        "the inductor cache folder <inductor-cache>, the Python library <python-lib>, and any "
+        "other folder <dir-N> (the same folder always the same N); file names are kept.";
+  if (opts.redact.strings)
+    rules["strings"] =
+        "Python string constants in guards, graphs, reasons and other texts become '<str-N>' "
+        "(the same constant always the same N); subscript keys (L['x']), guard sources, "
+        "device, dtype and layout names are kept.";
+  nlohmann::json counts = {{"lines_read", c.lines},
+                           {"records", c.records},
+                           {"payloads", c.payloads},
+                           {"code_payloads_replaced", c.code_payloads},
+                           {"code_lines_replaced", c.code_lines},
+                           {"quoted_source_lines_replaced", c.quoted_code},
+                           {"paths_rewritten", c.paths},
+                           {"folders_replaced", r.folders},
+                           {"string_constants_replaced", c.strings},
+                           {"distinct_string_constants", r.constants},
+                           {"lines_not_records_replaced", c.unparsed_lines},
+                           {"invalid_json_replaced", c.invalid_json},
+                           {"payload_md5_recomputed", c.md5_recomputed}};
+  nlohmann::json by_kind = nlohmann::json::object();
+  for (const auto& [kind, n] : c.code_by_kind) by_kind[kind] = n;
+  std::string dir = kBundleFolder;
+  return {{"format", "tlscope-bundle"},
+          {"format_version", 1},
+          {"tlscope_version", TLSCOPE_VERSION},
+          {"command", command},
+          {"log", {{"file", r.log_name}, {"bytes", r.log_bytes}}},
+          {"redacted",
+           {{"code", opts.redact.code},
+            {"paths", opts.redact.paths},
+            {"strings", opts.redact.strings}}},
+          {"rules", rules},
+          {"kept",
+           "Every record and its compile id, rank, key names, numbers (tensor shapes, sizes, "
+           "times, counts), function names, file names, dtypes and devices; lines that are not "
+           "trace records and envelopes that are not JSON are replaced by a note, so that "
+           "readers count them as before."},
+          {"counts", counts},
+          {"code_payloads_by_kind", by_kind},
+          {"files", {r.log_name, "summary.json", "manifest.json", "README.txt"}}};
+}
+
+std::string readme(const BundleResult& r) {
+  return fmt::format(
+      "A tlscope bundle: a torch.compile trace log with its code, paths and string constants\n"
+      "redacted (manifest.json says what and how), and the compile doctor's summary of it.\n"
+      "\n"
+      "  tar --zstd -xf bundle.tar.zst\n"
+      "  tlscope {0}/{1} -o report       # the HTML report (tlparse reads it too)\n"
+      "  tlscope summary {0}/{1}         # the doctor in the terminal\n",
+      kBundleFolder, r.log_name);
+}
+
+// Removes a file when it goes out of scope, unless released.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove(path, ec);
+  }
+};
+
+}  // namespace
+
+bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* error) {
+  std::error_code ec;
+  if (fs::exists(opts.output, ec) && !opts.overwrite) {
+    *error = opts.output + " already exists; pass --overwrite to replace it";
+    return false;
+  }
+  auto source = io::open_source(opts.log, error);
+  if (!source) return false;
+  io::LineReader lines(std::move(source));
+
+  // The redacted log goes beside the bundle first: its size must be known
+  // before its tar header is written.
+  TempFile log_tmp{opts.output + ".log.tmp"};
+  LogRedactor redactor(opts.redact);
+  {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(log_tmp.path.c_str(), "wb"),
+                                                      std::fclose);
+    if (!f) {
+      *error = "cannot write " + log_tmp.path;
+      return false;
+    }
+    if (!redactor.run(lines, f.get(), error)) return false;
+    if (std::fflush(f.get()) != 0) {
+      *error = "cannot write " + log_tmp.path;
+      return false;
+    }
+  }
+  result->counts = redactor.counts();
+  result->folders = redactor.folders();
+  result->constants = redactor.constants();
+  result->log_name = log_name(opts.log);
+  result->log_bytes = fs::file_size(log_tmp.path, ec);
+
+  // The summary of what the bundle holds, not of the original.
+  auto read = ingest::read_log(log_tmp.path, {});
+  if (!read.ok) {
+    *error = read.error;
+    return false;
+  }
+  std::string summary = analysis::summary_json(analysis::diagnose(read.model), result->log_name,
+                                               "tlscope summary --json " + result->log_name);
+  // The command line names the log where it lives: redacted like the log.
+  std::string command;
+  PathRedactor paths;
+  if (opts.redact.paths)
+    paths.rewrite(opts.command_line, &command);
+  else
+    command = opts.command_line;
+
+  TempFile bundle_tmp{opts.output + ".tmp"};
+  TarZstWriter tar;
+  std::string dir = std::string(kBundleFolder) + "/";
+  if (!tar.open(bundle_tmp.path, error) || !tar.add(dir + "README.txt", readme(*result), error) ||
+      !tar.add(dir + "manifest.json", manifest(opts, *result, command).dump(2) + "\n", error) ||
+      !tar.add(dir + "summary.json", summary, error) ||
+      !tar.add_file(dir + result->log_name, log_tmp.path, error) || !tar.close(error))
+    return false;
+  fs::rename(bundle_tmp.path, opts.output, ec);
+  if (ec) {
+    *error = "cannot write " + opts.output + ": " + ec.message();
+    return false;
+  }
+  bundle_tmp.path.clear();
+  return true;
+}
+
+}  // namespace tlscope::bundle

@@ -1,0 +1,71 @@
+// Rewrites a trace log for sharing: the same records, compile ids, ranks,
+// numbers and failure counts, with code payloads, folders of paths and
+// string constants replaced (see docs/bundle.md). The result is a log that
+// tlscope and tlparse read as they read the original: valid glog lines,
+// valid JSON, payload MD5s recomputed (a digest that did not match before
+// still does not).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "bundle/redact_text.h"
+#include "io/line_reader.h"
+#include "trace/envelope.h"
+
+namespace tlscope::bundle {
+
+struct RedactOptions {
+  bool code = true;     // code payloads -> "redacted: N lines, md5 X"; quoted source -> <code>
+  bool paths = true;    // folders of absolute paths -> <dir-N>, <site-packages>, ...
+  bool strings = true;  // string constants -> '<str-N>'
+};
+
+struct RedactionCounts {
+  uint64_t lines = 0;                            // physical lines read
+  uint64_t records = 0;                          // envelopes written (valid JSON)
+  uint64_t payloads = 0;                         // payloads written
+  uint64_t code_payloads = 0;                    // payloads replaced whole
+  uint64_t code_lines = 0;                       // their lines
+  uint64_t quoted_code = 0;                      // source lines in tracebacks, guards, stacks
+  uint64_t paths = 0;                            // paths rewritten
+  uint64_t strings = 0;                          // string constants replaced
+  uint64_t unparsed_lines = 0;                   // lines that are not trace records, replaced whole
+  uint64_t invalid_json = 0;                     // envelopes that are not JSON objects, replaced
+  uint64_t md5_recomputed = 0;                   // payload digests written anew
+  std::map<std::string, uint64_t> code_by_kind;  // payloads replaced, per key or artifact
+};
+
+class LogRedactor {
+ public:
+  explicit LogRedactor(RedactOptions opts) : opts_(opts) {}
+  // Reads every line and writes the redacted log to `out`; false with a
+  // message in *error when reading or writing fails.
+  bool run(io::LineReader& lines, std::FILE* out, std::string* error);
+
+  const RedactionCounts& counts() const { return counts_; }
+  size_t folders() const { return paths_.folders(); }
+  size_t constants() const { return strings_.constants(); }
+
+ private:
+  enum class Payload { kCode, kText, kJson, kJsonCode };
+  Payload payload_kind(const trace::Envelope& env, std::string* what) const;
+  // A text kept as text: quoted source, paths and constants redacted.
+  std::string redact_text(std::string_view text);
+  std::string redact_payload(Payload kind, const std::string& what, const std::string& payload);
+  bool redact_envelope(std::string_view json, const std::string& md5, std::string* out);
+  void write_record(std::FILE* out, std::string_view head, const trace::Envelope& env,
+                    std::string_view json, io::LineReader& lines);
+
+  RedactOptions opts_;
+  RedactionCounts counts_;
+  PathRedactor paths_;
+  StringRedactor strings_;
+  trace::EnvelopeDecoder decoder_;
+  trace::Envelope env_;
+  std::string line_, payload_, out_;
+};
+
+}  // namespace tlscope::bundle

@@ -1,0 +1,82 @@
+#include "cli/bundle_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bundle/bundle.h"
+#include "cli/checks.h"
+#include "cli/subcommands.h"
+
+namespace tlscope::cli {
+namespace {
+
+// --redact code,paths / --redact all / --redact none.
+bool parse_redact(const std::vector<std::string>& words, bundle::RedactOptions* r,
+                  std::string* bad) {
+  *r = {false, false, false};
+  for (const auto& w : words) {
+    if (w == "all") {
+      *r = {true, true, true};
+    } else if (w == "none") {
+      *r = {false, false, false};
+    } else if (w == "code") {
+      r->code = true;
+    } else if (w == "paths") {
+      r->paths = true;
+    } else if (w == "strings") {
+      r->strings = true;
+    } else {
+      *bad = w;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int bundle_command(int argc, char** argv) {
+  CLI::App app{
+      "A bug report to share: the log with its code, paths and string constants "
+      "redacted, its summary.json and a manifest, in one .tar.zst",
+      "tlscope bundle"};
+  bundle::BundleOptions opts;
+  std::vector<std::string> redact{"all"};
+  opts.output = "tlscope-bundle.tar.zst";
+  app.add_option("log", opts.log, "The trace log (plain, .gz or .zst)")->required();
+  app.add_option("-o", opts.output, "The bundle to write (default tlscope-bundle.tar.zst)");
+  app.add_option("--redact", redact,
+                 "What to redact: code, paths, strings, all (the default) or none; several "
+                 "may be given, separated by commas")
+      ->delimiter(',');
+  app.add_flag("--overwrite", opts.overwrite, "Replace the bundle if it exists");
+  if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
+  std::string bad;
+  if (!parse_redact(redact, &opts.redact, &bad))
+    return error("--redact " + bad + ": use code, paths, strings, all or none", kExitUsage);
+  if (opts.output.empty()) return error("-o: the bundle's file name is empty", kExitUsage);
+  if (int rc = check_log_path(opts.log, LogArg::kFile)) return rc;
+  opts.command_line = command_line(argc, argv);
+  bundle::BundleResult r;
+  std::string err;
+  if (!bundle::make_bundle(opts, &r, &err)) return error(err);
+  const auto& c = r.counts;
+  std::fprintf(stderr,
+               "Redacted: %llu code payloads (%llu lines), %llu quoted source lines, %llu paths "
+               "(%zu folders), %llu string constants (%zu distinct), %llu lines that are not "
+               "records\n",
+               static_cast<unsigned long long>(c.code_payloads),
+               static_cast<unsigned long long>(c.code_lines),
+               static_cast<unsigned long long>(c.quoted_code),
+               static_cast<unsigned long long>(c.paths), r.folders,
+               static_cast<unsigned long long>(c.strings), r.constants,
+               static_cast<unsigned long long>(c.unparsed_lines + c.invalid_json));
+  if (!opts.redact.code && !opts.redact.paths && !opts.redact.strings)
+    warning("--redact none: the bundle holds the log's code, paths and strings as they are");
+  std::printf("%s\n", opts.output.c_str());
+  return 0;
+}
+
+}  // namespace tlscope::cli
