@@ -28,6 +28,7 @@ struct MetricsRecord {
   std::string page;  // relative path of its metrics page
   std::string co_name, co_filename;
   std::optional<int64_t> co_firstlineno;
+  std::optional<double> start_time;  // seconds since the epoch, when logged
   std::optional<double> entire_frame_s, backend_s, inductor_s, code_gen_s, before_restart_s;
   std::optional<uint64_t> graph_op_count, cache_size;
   std::optional<std::string> fail_type, fail_reason, fail_file;

@@ -149,7 +149,7 @@ Html slowest_html(const analysis::DoctorReport& d) {
 
 }  // namespace
 
-Html doctor_html(const analysis::DoctorReport& d) {
+Html doctor_html(const analysis::DoctorReport& d, const Html& charts) {
   Html runs;
   if (d.several_runs()) runs = part("runs", {{"count", html_format("{}", d.totals.runs)}});
   return part("section", {{"totals", text(analysis::totals_line(d.totals))},
@@ -158,6 +158,7 @@ Html doctor_html(const analysis::DoctorReport& d) {
                           {"frames", frames_html(d)},
                           {"graph_breaks", graph_breaks_html(d)},
                           {"failures", failures_html(d)},
+                          {"charts", charts},
                           {"slowest", slowest_html(d)}});
 }
 

@@ -6,6 +6,7 @@
 
 namespace tlscope::report {
 
-Html doctor_html(const analysis::DoctorReport& d);
+// `charts` (the compile-time pictures) go before the slowest compiles.
+Html doctor_html(const analysis::DoctorReport& d, const Html& charts = Html());
 
 }  // namespace tlscope::report

@@ -91,8 +91,19 @@ void write_index(const model::ReportModel& m, OutputDir& out, const Options& opt
   if (m.chromium.events > 0)
     chromium = Markup(
         "<h2>Chromium events</h2><p>Compile-time events are in <a href=\"chromium_events.json\">"
-        "chromium_events.json</a>; open it in <a "
-        "href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>");
+        "chromium_events.json</a>. <a class=\"perfetto\" href=\"https://ui.perfetto.dev/\" "
+        "target=\"_blank\" rel=\"noopener\">Open Perfetto</a> to look at them as a "
+        "timeline.</p>\n<details class=\"perfetto-help\"><summary>How to load "
+        "chromium_events.json in Perfetto</summary><ol><li>Open <a "
+        "href=\"https://ui.perfetto.dev/\" target=\"_blank\" "
+        "rel=\"noopener\">ui.perfetto.dev</a> (the link above). Perfetto runs in the browser: "
+        "the file is read on your machine and not uploaded.</li><li>Choose <em>Open trace "
+        "file</em> in its menu, or drag the file onto its page.</li><li>Pick "
+        "<code>chromium_events.json</code> from this report's folder (beside this "
+        "<code>index.html</code>).</li></ol><p>Each compile is a track of nested phases (dynamo, "
+        "AOT autograd, Inductor, code generation); click one for its compile id and times. A "
+        "page opened from file:// cannot hand the file to Perfetto itself, which is why it is "
+        "picked by hand.</p></details>");
   Html unknown;
   if (!m.unknown_trie.empty()) {
     unknown = Markup("<h2>Unknown stacks</h2><p>Stacks logged outside any compilation:</p>");

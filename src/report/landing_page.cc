@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/charts_html.h"
 #include "report/page_frame.h"
 #include "report/template.h"
 
@@ -110,7 +111,8 @@ Html doctor_across_ranks(const std::vector<analysis::RankSummary>& ranks,
                                 {"failures", html_format("{}", r.totals.failures)},
                                 {"seconds", html_format("{:.2f}", r.totals.compile_time_s)}});
   }
-  return part("doctor", {{"rows", rows}, {"verdict", doctor_verdict(a)}});
+  return part("doctor",
+              {{"rows", rows}, {"chart", rank_time_chart(ranks)}, {"verdict", doctor_verdict(a)}});
 }
 
 Html runtime_html(const analysis::MultiRankAnalysis& a) {

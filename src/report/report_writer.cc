@@ -8,6 +8,7 @@
 
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
+#include "report/charts_html.h"
 #include "report/compile_directory_json.h"
 #include "report/doctor_html.h"
 #include "report/export_index_page.h"
@@ -15,9 +16,9 @@
 #include "report/index_page.h"
 #include "report/page_frame.h"
 #include "report/pages/pages.h"
-#include "report/vllm_summary_page.h"
 #include "report/provenance_pages.h"
 #include "report/string_table_json.h"
+#include "report/vllm_summary_page.h"
 
 namespace tlscope::report {
 namespace {
@@ -95,7 +96,10 @@ void ReportWriter::finish() {
     diagnosis = std::thread([&] {
       doctor = analysis::diagnose(*model_);
       summary = analysis::summary_json(doctor, model_->input_path, opts_.command_line);
-      doctor_page = doctor_html(doctor);
+      Html charts =
+          timeline_chart(analysis::compile_timeline(*model_, doctor), doctor.several_runs());
+      charts += time_split_chart(analysis::time_splits(doctor), doctor.several_runs());
+      doctor_page = doctor_html(doctor, charts);
     });
   }
   write_static_assets(*out_);

@@ -2,14 +2,15 @@
 // Headless-browser test of a tlscope HTML report.
 //
 // Usage: node tests/browser/report_test.mjs REPORT_DIR [WIDE_REPORT_DIR
-//        [PROVENANCE_REPORT_DIR [VLLM_REPORT_DIR]]]
+//        [PROVENANCE_REPORT_DIR [VLLM_REPORT_DIR [RANKS_REPORT_DIR]]]]
 //
 // REPORT_DIR is a report of examples/example.log made with
 // --inductor-provenance; WIDE_REPORT_DIR one of tests/browser/wide_log.py
 // (long names, many recompile reasons), whose pages must fit 1400 px;
 // PROVENANCE_REPORT_DIR one of tests/browser/provenance_log.py (line
 // mappings in every pane); VLLM_REPORT_DIR one of
-// tests/data/vllm/vllm_sample.log.
+// tests/data/vllm/vllm_sample.log; RANKS_REPORT_DIR one of the recorded
+// two-rank job with --all-ranks-html.
 //
 // Drives Debian's Chromium (/usr/bin/chromium, override with CHROMIUM_PATH)
 // through playwright-core; no browser is ever downloaded.  Prints one line per
@@ -63,6 +64,7 @@ const reportDir = process.argv[2];
 const wideDir = process.argv[3];
 const provDir = process.argv[4];
 const vllmDir = process.argv[5];
+const ranksDir = process.argv[6];
 if (!reportDir) {
   console.error('usage: node tests/browser/report_test.mjs REPORT_DIR');
   process.exit(2);
@@ -473,6 +475,89 @@ if (vllmDir) {
       check(/^Pass Diff: \d+\.\w+$/.test(d.h1) && d.add > 0 && d.del > 0 && d.hunks >= 1,
             'step 7: the pass diff shows added and deleted lines', JSON.stringify(d));
     }
+    await p.close();
+  });
+}
+
+// ---------------------------------------------------------------- step 8
+// Charts on index.html: one mark per compile (and per recompile and graph
+// break), one segment per non-zero part, the numbers their tables and the
+// doctor's totals give; a bar leads to its metrics page; Perfetto help.
+await step('step 8: compile-time charts', async () => {
+  const p = await context.newPage();
+  await p.goto(indexUrl, { waitUntil: 'load' });
+  const c = await p.evaluate(() => {
+    const rows = [...document.querySelectorAll('table.timeline-table tr')].slice(1)
+      .map((tr) => [...tr.cells].map((td) => td.textContent));
+    const svg = document.querySelector('svg.timeline');
+    const view = svg ? svg.viewBox.baseVal : null;
+    const marks = svg ? [...svg.querySelectorAll('rect.mark')] : [];
+    const inside = marks.every((r) => {
+      const b = r.getBBox();
+      return b.width > 0 && b.height > 0 && b.x >= 0 && b.x + b.width <= view.width + 0.5;
+    });
+    const drawn = marks.every((r) => r.getBoundingClientRect().width > 0);
+    const split = [...document.querySelectorAll('table.split-table tr')].slice(1)
+      .map((tr) => [...tr.cells].slice(3).map((td) => td.textContent));
+    const totals = document.querySelector('section.doctor p.totals').textContent;
+    const num = (re) => { const m = totals.match(re); return m ? Number(m[1]) : -1; };
+    return {
+      marks: marks.length, rows: rows.length, inside, drawn,
+      recompileMarks: svg ? svg.querySelectorAll('.recompile-mark').length : -1,
+      recompileRows: rows.filter((r) => r[6] === 'yes').length,
+      breakMarks: svg ? svg.querySelectorAll('.break-mark').length : -1,
+      breakRows: rows.filter((r) => r[7] === 'yes').length,
+      compiles: num(/(\d+) compiles?/), recompiles: num(/(\d+) recompiles?/),
+      segments: document.querySelectorAll('svg.split rect.seg').length,
+      nonZeroCells: split.flat().filter((v) => v !== '0.000').length,
+      splitBars: split.length,
+      perfetto: (document.querySelector('a.perfetto') || {}).href || '',
+      help: (document.querySelector('details.perfetto-help') || {}).textContent || '',
+    };
+  });
+  check(c.marks > 0 && c.marks === c.rows && c.marks === c.compiles,
+        'step 8: the timeline has one bar per compile',
+        `${c.marks} bars, ${c.rows} table rows, ${c.compiles} compiles`);
+  check(c.inside && c.drawn, 'step 8: every bar is drawn inside the chart');
+  check(c.recompileMarks === c.recompileRows && c.recompileMarks === c.recompiles && c.recompiles > 0,
+        'step 8: one mark per recompile', `${c.recompileMarks} marks, ${c.recompiles} recompiles`);
+  check(c.breakMarks === c.breakRows && c.breakMarks > 0, 'step 8: one mark per graph break',
+        `${c.breakMarks} marks, ${c.breakRows} rows`);
+  check(c.splitBars > 0 && c.segments === c.nonZeroCells,
+        'step 8: where compile time went: one segment per non-zero part',
+        `${c.segments} segments, ${c.nonZeroCells} non-zero cells in ${c.splitBars} rows`);
+  check(c.perfetto === 'https://ui.perfetto.dev/' && /Open trace file/.test(c.help) &&
+        /chromium_events\.json/.test(c.help), 'step 8: Perfetto link and how to load the trace',
+        c.perfetto);
+  const bar = p.locator('svg.timeline a').first();
+  const href = await bar.getAttribute('href');
+  if (check(METRICS_ANY_RE.test(href || ''), 'step 8: a bar links its metrics page', href)) {
+    await Promise.all([p.waitForURL(/compilation_metrics_\d+\.html$/, { waitUntil: 'load' }),
+                       bar.locator('rect').click()]);
+    check(COMPILE_ID_RE.test(await p.textContent('body')), 'step 8: the bar opens the metrics page',
+          p.url());
+  }
+  await p.close();
+});
+
+// ---------------------------------------------------------------- step 9
+// The multi-rank landing page: one bar per rank with records.
+if (ranksDir) {
+  await step('step 9: compile time per rank', async () => {
+    const p = await context.newPage();
+    await p.goto(pathToFileURL(path.join(ranksDir, 'index.html')).href, { waitUntil: 'load' });
+    const r = await p.evaluate(() => {
+      const rows = [...document.querySelectorAll('table.frames tr')].slice(1);
+      const withRecords = rows.filter((tr) => tr.cells.length > 2);
+      const bars = [...document.querySelectorAll('svg.ranks rect.mark')];
+      const labels = [...document.querySelectorAll('svg.ranks text.total-label')].map((t) => t.textContent);
+      const seconds = withRecords.map((tr) => tr.cells[5].textContent);
+      return { rows: withRecords.length, bars: bars.length,
+               widths: bars.map((b) => b.getBBox().width),
+               match: labels.every((l, i) => l.startsWith(`${seconds[i]} s:`)), labels };
+    });
+    check(r.bars > 0 && r.bars === r.rows && r.widths.every((w) => w > 0) && r.match,
+          'step 9: one bar per rank, labelled with its compile time', JSON.stringify(r));
     await p.close();
   });
 }

@@ -71,6 +71,7 @@ model::MetricsRecord summarize(object o, const IngestContext& ctx) {
   m.co_name = std::string(tj::str_field(o, "co_name").value_or(""));
   m.co_filename = std::string(tj::str_field(o, "co_filename").value_or(""));
   m.co_firstlineno = tj::i64_field(o, "co_firstlineno");
+  m.start_time = tj::f64_field(o, "start_time");
   m.entire_frame_s = seconds(o, "entire_frame_compile_time_s",
                              {"dynamo_cumulative_compile_time_us", "duration_us"});
   m.backend_s = seconds(o, "backend_compile_time_s", {"aot_autograd_cumulative_compile_time_us"});
