@@ -20,9 +20,9 @@ void end_page(PageWriter& w, Markup root, const Options& opts) {
 }
 
 void write_static_assets(OutputDir& out) {
-  for (const char* name :
-       {"static/tlscope.css", "static/tlscope.js", "static/highlight.min.js",
-        "static/highlight.css", "static/highlight_page.js", "static/provenance.js"})
+  for (const char* name : {"static/tlscope.css", "static/tlscope.js", "static/highlight.min.js",
+                           "static/highlight.css", "static/highlight_page.js",
+                           "static/provenance.js", "static/records.js"})
     out.write_file(name, asset(name));
 }
 

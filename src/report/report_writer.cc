@@ -17,6 +17,7 @@
 #include "report/page_frame.h"
 #include "report/pages/pages.h"
 #include "report/provenance_pages.h"
+#include "report/records_page.h"
 #include "report/string_table_json.h"
 #include "report/vllm_summary_page.h"
 
@@ -117,6 +118,7 @@ void ReportWriter::finish() {
     return;
   }
   out_->write_file("summary.json", std::move(summary));
+  write_records_page(*out_, opts_);
   // A vLLM log's index.html is the vLLM summary; the usual index follows it.
   if (model_->vllm.seen) {
     write_vllm_summary(*model_, *out_, opts_);
