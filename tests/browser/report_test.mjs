@@ -2,7 +2,8 @@
 // Headless-browser test of a tlscope HTML report.
 //
 // Usage: node tests/browser/report_test.mjs REPORT_DIR [WIDE_REPORT_DIR
-//        [PROVENANCE_REPORT_DIR [VLLM_REPORT_DIR [RANKS_REPORT_DIR]]]]
+//        [PROVENANCE_REPORT_DIR [VLLM_REPORT_DIR [RANKS_REPORT_DIR
+//        [RECORDED_REPORT_DIR]]]]]
 //
 // REPORT_DIR is a report of examples/example.log made with
 // --inductor-provenance; WIDE_REPORT_DIR one of tests/browser/wide_log.py
@@ -10,7 +11,8 @@
 // PROVENANCE_REPORT_DIR one of tests/browser/provenance_log.py (line
 // mappings in every pane); VLLM_REPORT_DIR one of
 // tests/data/vllm/vllm_sample.log; RANKS_REPORT_DIR one of the recorded
-// two-rank job with --all-ranks-html.
+// two-rank job with --all-ranks-html; RECORDED_REPORT_DIR one of a recorded
+// PyTorch trace (tests/data/recorded), for the record browser.
 //
 // Drives Debian's Chromium (/usr/bin/chromium, override with CHROMIUM_PATH)
 // through playwright-core; no browser is ever downloaded.  Prints one line per
@@ -65,6 +67,7 @@ const wideDir = process.argv[3];
 const provDir = process.argv[4];
 const vllmDir = process.argv[5];
 const ranksDir = process.argv[6];
+const recordedDir = process.argv[7];
 if (!reportDir) {
   console.error('usage: node tests/browser/report_test.mjs REPORT_DIR');
   process.exit(2);
@@ -566,12 +569,12 @@ if (ranksDir) {
 // The record browser: from file:// it asks for raw.jsonl; then every record
 // is listed, filters go into the address and back, describe_source is joined
 // to its describe_tensor and interned file names are spelled out.
-await step('step 10: record browser', async () => {
-  const rawPath = path.join(reportDir, 'raw.jsonl');
+async function recordBrowser(dir, label) {
+  const rawPath = path.join(dir, 'raw.jsonl');
   const lines = fs.readFileSync(rawPath, 'utf8').split('\n').filter((l) => l.length > 0);
   const table = JSON.parse(lines[0]).string_table;
   const records = lines.slice(1).map((l) => JSON.parse(l));
-  const recordsUrl = pathToFileURL(path.join(reportDir, 'records.html')).href;
+  const recordsUrl = pathToFileURL(path.join(dir, 'records.html')).href;
   const cidOf = (r) => `[${r.frame_id}/${r.frame_compile_id}${r.attempt ? `_${r.attempt}` : ''}]`;
   const p = await context.newPage();
   const openWith = async (url) => {
@@ -586,14 +589,14 @@ await step('step 10: record browser', async () => {
        joined: tr.cells[4].textContent, json: tr.querySelector('pre').textContent })));
   await openWith(recordsUrl);
   const total = await p.evaluate(() => parseInt(document.getElementById('rec-status').textContent.replace(/,/g, ''), 10));
-  check(total === records.length, 'step 10: every record of raw.jsonl is indexed',
+  check(total === records.length, `step 10 (${label}): every record of raw.jsonl is indexed`,
         `${total} indexed, ${records.length} in raw.jsonl`);
   const first = await rows();
   check(first.length === Math.min(100, records.length) && first[0].n === '1',
-        'step 10: the first page lists the first records', `${first.length} rows`);
+        `step 10 (${label}): the first page lists the first records`, `${first.length} rows`);
   const withFile = first.find((r) => /"filename": "/.test(r.json));
   check(!!withFile && table.some((f) => withFile.json.includes(JSON.stringify(`${f} [#${table.indexOf(f)}]`))),
-        'step 10: interned file names are resolved',
+        `step 10 (${label}): interned file names are resolved`,
         withFile ? (withFile.json.match(/"filename": "[^"]*"/) || [''])[0] : 'none');
   // Filter by key: the address says so and every row is of that key.
   await p.selectOption('#rec-key', 'describe_tensor');
@@ -601,7 +604,7 @@ await step('step 10: record browser', async () => {
   const tensors = await rows();
   const wantTensors = records.filter((r) => 'describe_tensor' in r).length;
   check(tensors.length === Math.min(100, wantTensors) && tensors.every((r) => r.key === 'describe_tensor'),
-        'step 10: filter by key', `${tensors.length} rows, ${wantTensors} describe_tensor records`);
+        `step 10 (${label}): filter by key`, `${tensors.length} rows, ${wantTensors} describe_tensor records`);
   // A link with key and compile id reproduces the view in a fresh page.
   const cid = tensors[0].cid;
   const link = `${recordsUrl}#key=describe_tensor&cid=${encodeURIComponent(cid)}`;
@@ -611,7 +614,7 @@ await step('step 10: record browser', async () => {
   const filters = await p.evaluate(() => [document.getElementById('rec-key').value, document.getElementById('rec-cid').value]);
   check(view.length === sameCid && view.every((r) => r.cid === cid && r.key === 'describe_tensor') &&
         filters[0] === 'describe_tensor' && filters[1] === cid,
-        'step 10: a link with filters shows the same records', `${view.length} rows of ${cid}`);
+        `step 10 (${label}): a link with filters shows the same records`, `${view.length} rows of ${cid}`);
   // The join: each tensor shows the source its describe_source gives.
   const want = new Map(records.filter((r) => 'describe_source' in r && cidOf(r) === cid)
     .map((r) => [r.describe_source.id, r.describe_source.source]));
@@ -619,7 +622,7 @@ await step('step 10: record browser', async () => {
     const id = JSON.parse(r.json).describe_tensor.id;
     return want.has(id) ? r.joined.startsWith(`source ${want.get(id)} (record `) : r.joined === '';
   });
-  check(want.size > 0 && joinedOk, 'step 10: describe_source joined to its describe_tensor',
+  check(want.size > 0 && joinedOk, `step 10 (${label}): describe_source joined to its describe_tensor`,
         view.slice(0, 3).map((r) => r.joined).join(' | '));
   // Paging keeps its place in the address.
   await openWith(recordsUrl);
@@ -628,10 +631,12 @@ await step('step 10: record browser', async () => {
     await p.waitForFunction(() => /page=2/.test(location.hash));
     const second = await rows();
     check(second.length === Math.min(100, records.length - 100) && second[0].n === '101',
-          'step 10: the next page', `${second.length} rows from ${second[0] && second[0].n}`);
+          `step 10 (${label}): the next page`, `${second.length} rows from ${second[0] && second[0].n}`);
   }
   await p.close();
-});
+}
+await step('step 10: record browser', () => recordBrowser(reportDir, 'example'));
+if (recordedDir) await step('step 10: record browser', () => recordBrowser(recordedDir, 'recorded'));
 
 // ---------------------------------------------------------------- step 3
 check(badRequests.length === 0, 'step 3: every request stayed on file://',

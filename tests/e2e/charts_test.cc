@@ -86,10 +86,53 @@ std::vector<ChartLog> chart_logs(bool corpus) {
   return v;
 }
 
+// The landing page of a job: one bar per rank that has records, the
+// rank's compile time in its label as in the table above it.
+class RankCharts : public ::testing::TestWithParam<ChartLog> {
+ protected:
+  TempDir tmp_;
+};
+
+TEST_P(RankCharts, OneBarPerRankWithRecords) {
+  RunResult r = run_tlscope({GetParam().path.string(), "--all-ranks-html", "-o",
+                             (tmp_ / "r").string(), "--no-browser"},
+                            tmp_.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string index = read_file(tmp_ / "r/index.html");
+  size_t ranks = 0;
+  for (const auto& e : fs::directory_iterator(tmp_ / "r"))
+    if (e.is_directory() && e.path().filename().string().rfind("rank_", 0) == 0) ++ranks;
+  size_t empty = count(index, "no readable records: not compared");
+  ASSERT_GT(ranks, empty);
+  EXPECT_EQ(count(index, "<rect class=\"mark rank-bar\""), ranks - empty);
+  // Each label starts with the compile time the table gives for that rank.
+  static const std::regex row(R"(<tr><td><a href="rank_\d+/index.html">\d+</a></td>(?:<td>[^<]*</td>){4}<td>([0-9.]+)</td></tr>)");
+  std::vector<std::string> table, labels;
+  for (std::sregex_iterator it(index.begin(), index.end(), row), end; it != end; ++it)
+    table.push_back((*it)[1]);
+  static const std::regex label(R"(<text class="total-label"[^>]*>([0-9.]+) s: )");
+  for (std::sregex_iterator it(index.begin(), index.end(), label), end; it != end; ++it)
+    labels.push_back((*it)[1]);
+  EXPECT_EQ(labels, table);
+}
+
+std::vector<ChartLog> job_logs(bool corpus) {
+  if (!corpus) return {{"two_ranks_aborted", kRecorded / "two_ranks_aborted"}};
+  std::vector<ChartLog> v;
+  if (corpus_present())
+    for (const char* d : {"multi_rank_logs", "multi_rank_messy_input", "multi_rank_runtime"})
+      if (fs::is_directory(kCorpusRoot / "tlparse/inputs" / d))
+        v.push_back({d, kCorpusRoot / "tlparse/inputs" / d});
+  return v;
+}
+
 std::string chart_name(const ::testing::TestParamInfo<ChartLog>& i) { return i.param.name; }
 INSTANTIATE_TEST_SUITE_P(Recorded, Charts, ::testing::ValuesIn(chart_logs(false)), chart_name);
 INSTANTIATE_TEST_SUITE_P(Corpus, Charts, ::testing::ValuesIn(chart_logs(true)), chart_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Charts);
+INSTANTIATE_TEST_SUITE_P(Recorded, RankCharts, ::testing::ValuesIn(job_logs(false)), chart_name);
+INSTANTIATE_TEST_SUITE_P(Corpus, RankCharts, ::testing::ValuesIn(job_logs(true)), chart_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RankCharts);
 
 }  // namespace
 }  // namespace tlscope_test
