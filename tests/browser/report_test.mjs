@@ -3,7 +3,7 @@
 //
 // Usage: node tests/browser/report_test.mjs REPORT_DIR [WIDE_REPORT_DIR
 //        [PROVENANCE_REPORT_DIR [VLLM_REPORT_DIR [RANKS_REPORT_DIR
-//        [RECORDED_REPORT_DIR]]]]]
+//        [RECORDED_REPORT_DIR [CORPUS_REPORT_DIR]]]]]]
 //
 // REPORT_DIR is a report of examples/example.log made with
 // --inductor-provenance; WIDE_REPORT_DIR one of tests/browser/wide_log.py
@@ -12,7 +12,8 @@
 // mappings in every pane); VLLM_REPORT_DIR one of
 // tests/data/vllm/vllm_sample.log; RANKS_REPORT_DIR one of the recorded
 // two-rank job with --all-ranks-html; RECORDED_REPORT_DIR one of a recorded
-// PyTorch trace (tests/data/recorded), for the record browser.
+// PyTorch trace (tests/data/recorded), and CORPUS_REPORT_DIR one of a corpus
+// log (given only where there is a corpus), for the record browser.
 //
 // Drives Debian's Chromium (/usr/bin/chromium, override with CHROMIUM_PATH)
 // through playwright-core; no browser is ever downloaded.  Prints one line per
@@ -68,6 +69,7 @@ const provDir = process.argv[4];
 const vllmDir = process.argv[5];
 const ranksDir = process.argv[6];
 const recordedDir = process.argv[7];
+const corpusDir = process.argv[8];
 if (!reportDir) {
   console.error('usage: node tests/browser/report_test.mjs REPORT_DIR');
   process.exit(2);
@@ -617,9 +619,10 @@ async function recordBrowser(dir, label) {
         `step 10 (${label}): a link with filters shows the same records`, `${view.length} rows of ${cid}`);
   // The join: each tensor shows the source its describe_source gives.
   const want = new Map(records.filter((r) => 'describe_source' in r && cidOf(r) === cid)
-    .map((r) => [r.describe_source.id, r.describe_source.source]));
+    .map((r) => [`${r.describe_source.describer_id}|${r.describe_source.id}`, r.describe_source.source]));
   const joinedOk = view.every((r) => {
-    const id = JSON.parse(r.json).describe_tensor.id;
+    const t = JSON.parse(r.json).describe_tensor;
+    const id = `${t.describer_id}|${t.id}`;
     return want.has(id) ? r.joined.startsWith(`source ${want.get(id)} (record `) : r.joined === '';
   });
   check(want.size > 0 && joinedOk, `step 10 (${label}): describe_source joined to its describe_tensor`,
@@ -637,6 +640,7 @@ async function recordBrowser(dir, label) {
 }
 await step('step 10: record browser', () => recordBrowser(reportDir, 'example'));
 if (recordedDir) await step('step 10: record browser', () => recordBrowser(recordedDir, 'recorded'));
+if (corpusDir) await step('step 10: record browser', () => recordBrowser(corpusDir, 'corpus'));
 
 // ---------------------------------------------------------------- step 3
 check(badRequests.length === 0, 'step 3: every request stayed on file://',
