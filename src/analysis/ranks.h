@@ -43,6 +43,10 @@ struct RankSummary {
   std::vector<std::string> graph_break_keys;                // "category|reason" per break group
   uint64_t chromium_events = 0;
   bool no_records = false;  // no line of the log was a readable record: not compared
+  // Set by the map step (report/rank_map): what the landing page lists for
+  // this rank under "problems" ("" when none), and the lines --strict counts.
+  std::string problem;
+  uint64_t strict_failures = 0;
 };
 
 RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,

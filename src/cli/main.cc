@@ -23,6 +23,8 @@
 #include "cli/checks.h"
 #include "cli/diff_command.h"
 #include "cli/progress.h"
+#include "cli/rank_commands.h"
+#include "cli/report_flags.h"
 #include "cli/subcommands.h"
 #include "io/input_path.h"
 #include "report/multirank.h"
@@ -34,12 +36,10 @@ namespace {
 struct Args {
   std::string path;
   std::string out = "tl_out";
-  bool latest = false, overwrite = false, strict = false, strict_compile_id = false;
-  bool no_browser = false, verbose = false, plain_text = false, export_mode = false;
-  bool provenance = false, all_ranks = false;
-  std::string custom_header;
+  bool latest = false, overwrite = false, strict_compile_id = false;
+  bool no_browser = false, all_ranks = false;
+  tlscope::cli::ReportFlags report;
   bool serve = false;
-  bool no_raw_log_gz = false;
   std::optional<uint16_t> port;
   std::string host = "127.0.0.1";
 };
@@ -83,10 +83,11 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   for (const auto& why : ignored) std::fprintf(stderr, "Ignoring %s\n", why.c_str());
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  auto result = tlscope::report::build_multirank_report(logs, a.out, opts, jobs);
+  auto result = tlscope::report::build_multirank_report(a.path, logs, a.out, opts, jobs);
+  for (const auto& n : result.notes) std::fprintf(stderr, "%s\n", n.c_str());
   for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
   if (!result.ok) return fail(result.error);
-  if (a.strict && result.strict_failures > 0)
+  if (a.report.strict && result.strict_failures > 0)
     return fail(
         fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
                     "report was written to {}",
@@ -97,16 +98,8 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
 int run(const Args& a, const std::string& cmdline) {
   if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
 
-  tlscope::report::Options opts;
-  opts.plain_text = a.plain_text;
-  opts.raw_log_gz = !a.no_raw_log_gz;
-  opts.verbose = a.verbose;
-  opts.strict = a.strict;
+  tlscope::report::Options opts = tlscope::cli::report_options(a.report, cmdline);
   opts.strict_compile_id = a.strict_compile_id;
-  opts.export_mode = a.export_mode;
-  opts.provenance = a.provenance;
-  opts.custom_header_html = a.custom_header;
-  opts.command_line = cmdline;
   if (a.all_ranks) return run_all_ranks(a, opts);
 
   using tlscope::cli::LogArg;
@@ -136,10 +129,11 @@ int run(const Args& a, const std::string& cmdline) {
 
   std::string not_trace = tlscope::cli::not_a_trace_log(log, stats);
   if (!not_trace.empty()) {
-    if (a.strict) return fail("--strict: " + not_trace + "; the report was written to " + a.out);
+    if (a.report.strict)
+      return fail("--strict: " + not_trace + "; the report was written to " + a.out);
     tlscope::cli::warning(not_trace);
   }
-  if (a.strict && stats.strict_failures() > 0) {
+  if (a.report.strict && stats.strict_failures() > 0) {
     std::string parts;
     for (auto [name, v] : stats.nonzero())
       if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
@@ -174,10 +168,15 @@ int main(int argc, char** argv) {
     return tlscope::cli::diff_command(argc, argv);
   if (argc >= 2 && std::string_view(argv[1]) == "bundle")
     return tlscope::cli::bundle_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "rank")
+    return tlscope::cli::rank_command(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "merge")
+    return tlscope::cli::merge_command(argc, argv);
   CLI::App app{
       "tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
       "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
-      "tlscope show LOG COMPILE_ID [ARTIFACT] | tlscope diff A B | tlscope bundle LOG -o FILE",
+      "tlscope show LOG COMPILE_ID [ARTIFACT] | tlscope diff A B | tlscope bundle LOG -o FILE |\n"
+      "tlscope rank LOG|DIR -o OUT [--shard I/K|--from-env] | tlscope merge OUT",
       "tlscope"};
   Args a;
   tlscope::cli::use_our_usage_errors(app);
@@ -188,18 +187,10 @@ int main(int argc, char** argv) {
       ->check(tlscope::cli::non_empty_folder());
   app.add_flag("--latest", a.latest, "Read the newest file in the folder PATH");
   app.add_flag("--overwrite", a.overwrite, "Replace the output folder if it holds a report");
-  app.add_flag("--strict", a.strict, "Exit 1 if any log line could not be used");
+  tlscope::cli::add_report_flags(app, &a.report);
   app.add_flag("--strict-compile-id", a.strict_compile_id,
                "Exit 1 if any record had an invalid compile id");
   app.add_flag("--no-browser", a.no_browser, "Do not open the report in a browser");
-  app.add_option("--custom-header-html", a.custom_header,
-                 "HTML inserted at the top of index.html (not escaped)");
-  app.add_flag("-v,--verbose", a.verbose, "Print every unknown key and every bad line");
-  app.add_flag("-p,--plain-text", a.plain_text, "Write output code as plain text");
-  app.add_flag("--no-raw-log-gz", a.no_raw_log_gz,
-               "Do not write raw.log.gz (compressing the log costs a third of the run on 2 cores)");
-  app.add_flag("-e,--export", a.export_mode, "Draft-export report");
-  app.add_flag("-i,--inductor-provenance", a.provenance, "Inductor provenance pages");
   app.add_flag("--all-ranks-html", a.all_ranks, "Report for a folder of per-rank logs");
   app.add_flag("--serve", a.serve,
                "Serve the report over HTTP until Ctrl+C instead of opening a browser");

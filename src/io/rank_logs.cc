@@ -11,10 +11,10 @@ namespace tlscope::io {
 namespace fs = std::filesystem;
 
 namespace {
-
 constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
+}  // namespace
 
-std::optional<uint32_t> rank_of(const std::string& name) {
+std::optional<uint32_t> rank_of_log_name(const std::string& name) {
   if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
   std::string_view rest(name);
   rest.remove_prefix(kPrefix.size());
@@ -34,8 +34,6 @@ std::optional<uint32_t> rank_of(const std::string& name) {
   return r;
 }
 
-}  // namespace
-
 bool discover_rank_logs(const std::string& dir, std::vector<RankLog>* logs,
                         std::vector<std::string>* ignored, std::string* error) {
   std::error_code ec;
@@ -47,7 +45,7 @@ bool discover_rank_logs(const std::string& dir, std::vector<RankLog>* logs,
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code e2;
     std::string name = it->path().filename().string();
-    auto r = it->is_regular_file(e2) ? rank_of(name) : std::nullopt;
+    auto r = it->is_regular_file(e2) ? rank_of_log_name(name) : std::nullopt;
     if (!r) {
       ignored->push_back(name + " (not a rank log)");
       continue;

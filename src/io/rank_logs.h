@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@ struct RankLog {
   uint32_t rank = 0;
   std::string path;
 };
+
+// The rank of a file named dedicated_log_torch_trace_rank_<N>[_*].log (also
+// .gz and .zst); nullopt for any other name.
+std::optional<uint32_t> rank_of_log_name(const std::string& name);
 
 // Rank logs in `dir` (dedicated_log_torch_trace_rank_<N>[_*].log, also .gz
 // and .zst), sorted by rank. Other files, and a second log of one rank (the

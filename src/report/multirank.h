@@ -1,15 +1,15 @@
-// --all-ranks-html: one report per rank, made in parallel, and the landing
-// page with the cross-rank analyses (REPORT_FEATURES part H).
+// --all-ranks-html: the map step over every rank log of a folder, in
+// parallel, then the merge (REPORT_FEATURES part H). The same steps as
+// `tlscope rank` and `tlscope merge`, in one process.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "analysis/doctor.h"
-#include "analysis/ranks.h"
 #include "io/rank_logs.h"
 #include "report/options.h"
+#include "report/rank_map.h"
 
 namespace tlscope::report {
 
@@ -19,11 +19,20 @@ struct MultiRankResult {
   bool ok = false;
   std::string error;
   std::vector<std::string> problems;  // per-rank problems named on the landing page
+  std::vector<std::string> notes;     // what the merge ignored in the folder
   uint64_t strict_failures = 0;
 };
 
-// Writes `out_dir` (already prepared). `jobs`: ranks parsed at once.
-MultiRankResult build_multirank_report(const std::vector<RankLog>& logs, const std::string& out_dir,
+// Writes out_dir/rank_<N> for each of `logs`, `jobs` at a time, printing
+// "Processing rank N → ..." for each first, in rank order; their messages
+// start with "rank N: ". out_dir exists.
+std::vector<RankMapResult> map_ranks(const std::vector<RankLog>& logs, const std::string& out_dir,
+                                     const Options& opts, unsigned jobs);
+
+// The whole multi-rank report of the rank logs found in `source_dir` into
+// `out_dir` (already prepared): rank_logs.json, map_ranks, merge_ranks.
+MultiRankResult build_multirank_report(const std::string& source_dir,
+                                       const std::vector<RankLog>& logs, const std::string& out_dir,
                                        const Options& opts, unsigned jobs);
 
 }  // namespace tlscope::report

@@ -1,0 +1,25 @@
+// The map step of a multi-rank report (`tlscope rank`, and each rank of
+// --all-ranks-html): one rank's report folder with its rank_summary.json.
+#pragma once
+
+#include <string>
+
+#include "analysis/ranks.h"
+#include "io/rank_logs.h"
+#include "report/options.h"
+
+namespace tlscope::report {
+
+struct RankMapResult {
+  // The folder is in place. Its report may still have failed (the log could
+  // not be read): then summary.error says why, and the merge lists it.
+  bool ok = false;
+  std::string error;  // why no folder could be put in place
+  analysis::RankSummary summary;
+};
+
+// Writes the report of `log` into `rank_dir`: built in a fresh folder beside
+// it and renamed into place, replacing an earlier run's folder.
+RankMapResult map_rank(const io::RankLog& log, const std::string& rank_dir, const Options& opts);
+
+}  // namespace tlscope::report

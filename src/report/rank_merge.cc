@@ -1,0 +1,183 @@
+#include "report/rank_merge.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "analysis/rank_summary_json.h"
+#include "analysis/ranks.h"
+#include "report/job_files.h"
+#include "report/landing_page.h"
+#include "report/rank_files.h"
+
+namespace tlscope::report {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A rank summary is small; anything this big is not one.
+constexpr uintmax_t kMaxSummaryBytes = uintmax_t{1} << 30;
+
+struct Found {
+  std::map<uint32_t, std::string> folders;  // rank -> folder name
+  std::vector<std::string> notes;
+};
+
+Found scan(const std::string& out_dir) {
+  Found f;
+  std::error_code ec;
+  for (fs::directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    std::error_code e2;
+    if (name.rfind('.', 0) == 0 && name.find(".partial-") != std::string::npos) {
+      f.notes.push_back(fmt::format("Ignoring {}: the folder of a rank task that did not finish",
+                                    it->path().string()));
+      continue;
+    }
+    auto r = rank_of_folder_name(name);
+    if (r && it->is_directory(e2)) f.folders.emplace(*r, name);
+  }
+  return f;
+}
+
+std::string read_small_file(const fs::path& path, std::string* error) {
+  std::error_code ec;
+  auto size = fs::file_size(path, ec);
+  if (ec) {
+    *error = "is missing: the rank's `tlscope rank` task did not finish";
+    return {};
+  }
+  if (size > kMaxSummaryBytes) {
+    *error = fmt::format("is {} bytes, too large for a rank summary", size);
+    return {};
+  }
+  std::string text;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    *error = "cannot be read";
+    return {};
+  }
+  text.resize(size);
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  return text;
+}
+
+// The summary of `rank`, or one that says why there is none.
+analysis::RankSummary load(const std::string& out_dir, uint32_t rank, const std::string& log) {
+  std::string rel = rank_folder_name(rank) + "/" + kRankSummaryFile;
+  std::string why;
+  std::string text = read_small_file(fs::path(out_dir) / rel, &why);
+  std::optional<analysis::RankSummary> s;
+  if (why.empty()) {
+    s = analysis::parse_rank_summary(text, &why);
+    if (s && s->rank != rank) {
+      why = fmt::format("is the summary of rank {}", s->rank);
+      s.reset();
+    }
+  }
+  if (s) return *std::move(s);
+  analysis::RankSummary bad;
+  bad.rank = rank;
+  bad.log = log;
+  bad.error = fmt::format("{} {}", rel, why);
+  bad.problem = fmt::format("rank {}: no report ({})", rank, bad.error);
+  return bad;
+}
+
+// Gaps in the rank numbers, as ranges ("2, 5-7"); "" when none.
+std::string gaps(const std::vector<io::RankLog>& logs) {
+  std::string missing;
+  uint64_t expect = 0;
+  for (const auto& l : logs) {
+    if (l.rank > expect) {
+      missing += missing.empty() ? "" : ", ";
+      missing +=
+          l.rank - 1 > expect ? fmt::format("{}-{}", expect, l.rank - 1) : std::to_string(expect);
+    }
+    expect = uint64_t{l.rank} + 1;
+  }
+  return missing;
+}
+
+}  // namespace
+
+MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigned jobs,
+                        const MapOutcome* known) {
+  MergeResult result;
+  Found found = scan(out_dir);
+  result.notes = std::move(found.notes);
+  std::optional<RankListing> listing;
+  if (known) {
+    listing = known->listing;
+  } else {
+    std::string listing_error;
+    listing = read_rank_listing(out_dir, &listing_error);
+    if (!listing_error.empty()) result.notes.push_back(listing_error);
+  }
+
+  std::map<uint32_t, std::string> ranks;  // rank -> its log, where the listing names it
+  if (listing)
+    for (const auto& l : listing->logs) ranks[l.rank] = l.path;
+  for (const auto& [r, name] : found.folders) ranks.try_emplace(r, "");
+  if (ranks.empty()) {
+    result.error = fmt::format(
+        "{} holds no rank_<N> folder: run `tlscope rank` for each rank log first (docs/cluster.md)",
+        out_dir);
+    return result;
+  }
+
+  std::vector<io::RankLog> logs;
+  for (const auto& [r, log] : ranks) logs.push_back({r, log});
+  std::vector<analysis::RankSummary> summaries(logs.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < logs.size();) {
+      summaries[i] = load(out_dir, logs[i].rank, logs[i].path);
+      if (!known || !summaries[i].error.empty()) continue;
+      // This process's map could not write the folder: say why, not that it is missing.
+      if (auto e = known->errors.find(logs[i].rank); e != known->errors.end()) {
+        summaries[i].error = e->second;
+        summaries[i].problem = fmt::format("rank {}: no report ({})", logs[i].rank, e->second);
+      }
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (size_t i = 0; i < logs.size(); ++i)
+    if (logs[i].path.empty()) logs[i].path = summaries[i].log;
+
+  if (std::string missing = gaps(logs); !missing.empty())
+    result.problems.push_back(listing ? "no log in the folder for rank(s) " + missing
+                                      : "no rank_<N> folder for rank(s) " + missing);
+  for (const auto& s : summaries) {
+    if (!s.problem.empty()) result.problems.push_back(s.problem);
+    result.strict_failures += s.strict_failures;
+    if (!s.error.empty()) ++result.failed;
+  }
+
+  auto analysis = analysis::analyze_ranks(summaries);
+  std::vector<analysis::RankSummary> good;
+  for (auto& s : summaries)
+    if (s.error.empty()) good.push_back(std::move(s));
+  summaries.clear();
+  write_runtime_files(good, out_dir);
+  write_schedules(good, out_dir);
+  write_combined_chromium(analysis.ranks, out_dir);
+  std::printf("Multi-rank report generated under %s\nIndividual pages: rank_*/index.html\n",
+              out_dir.c_str());
+  write_landing_page(out_dir, logs, good, analysis, result.problems, opts);
+  result.ok = true;
+  return result;
+}
+
+}  // namespace tlscope::report
