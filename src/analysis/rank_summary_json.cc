@@ -1,6 +1,7 @@
 #include "analysis/rank_summary_json.h"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -232,7 +233,15 @@ std::string rank_summary_json(const RankSummary& s) {
                  {"recompile_categories", s.recompile_categories},
                  {"graph_break_keys", string_array(s.graph_break_keys)}};
   j["chromium_events"] = {{"file", "chromium_events.json"}, {"events", s.chromium_events}};
-  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  // One top-level field a line, each value compact: a rank's summary can
+  // hold thousands of ops, and the merge reads thousands of summaries.
+  std::string text = "{\n";
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    text += "  " + ordered_json(it.key()).dump() + ": ";
+    text += it.value().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    text += std::next(it) == j.end() ? "\n" : ",\n";
+  }
+  return text + "}\n";
 }
 
 std::optional<RankSummary> parse_rank_summary(const std::string& text, std::string* error) {

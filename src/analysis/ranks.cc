@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "model/collectives.h"
+#include "trace/md5.h"
 
 namespace tlscope::analysis {
 namespace {
@@ -87,7 +88,10 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
     if (data.collective_schedule && !data.collective_schedule->empty())
       r.schedules.emplace_back(folder, *data.collective_schedule);
     if (data.runtime_ops && !data.runtime_ops->empty())
-      r.runtimes.push_back({folder, *data.runtime_ops, data.tensor_meta_fingerprint});
+      r.runtimes.push_back({folder, *data.runtime_ops,
+                            data.tensor_meta_fingerprint.empty()
+                                ? std::string()
+                                : trace::to_hex(trace::md5(data.tensor_meta_fingerprint))});
     if (data.collective_schedule && data.code_collectives) {
       std::map<std::string, int> sched;
       for (const auto& op : *data.collective_schedule) {
@@ -130,6 +134,46 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
   return r;
 }
 
+namespace {
+// MD5 of a list of strings, each length-prefixed so that no two lists share
+// an encoding.
+class ListDigest {
+ public:
+  void add(const std::string& s) { text_ += std::to_string(s.size()) + ":" + s; }
+  std::string hex() const { return trace::to_hex(trace::md5(text_)); }
+
+ private:
+  std::string text_;
+};
+}  // namespace
+
+OpDigests op_digests(const RankSummary& r) {
+  if (r.digests) return *r.digests;
+  OpDigests d;
+  ListDigest all;
+  std::map<std::string, ListDigest> by_id;
+  for (const auto& [folder, ops] : r.schedules) {
+    auto id = r.folder_to_id.find(folder);
+    auto& slot = by_id[id == r.folder_to_id.end() ? folder : id->second];
+    for (const auto& op : ops) all.add(op), slot.add(op);
+  }
+  d.collectives = all.hex();
+  for (const auto& [id, digest] : by_id) d.schedule_by_id[id] = digest.hex();
+  for (const auto& g : r.runtimes) {
+    double total = 0;
+    for (const auto& op : g.ops) total += op.estimated_runtime_ns;
+    d.runtime_totals.push_back(total);
+  }
+  return d;
+}
+
+void drop_ops(RankSummary* r) {
+  if (r->digests) return;
+  r->digests = op_digests(*r);
+  for (auto& [folder, ops] : r->schedules) std::vector<std::string>().swap(ops);
+  for (auto& g : r->runtimes) std::vector<model::RuntimeOp>().swap(g.ops);
+}
+
 ExecOrderResult analyze_execution_order(
     const std::map<uint32_t, std::vector<std::string>>& orders,
     const std::map<std::pair<uint32_t, std::string>, std::vector<std::string>>& schedules,
@@ -170,10 +214,13 @@ ExecOrderResult analyze_execution_order(
 
 namespace {
 
-void runtime_analysis(const std::vector<RankSummary>& ranks, MultiRankAnalysis* a) {
+using Ranks = std::vector<const RankSummary*>;
+
+void runtime_analysis(const Ranks& ranks, const std::map<uint32_t, OpDigests>& digests,
+                      MultiRankAnalysis* a) {
   std::vector<const RankSummary*> with;
-  for (const auto& r : ranks)
-    if (!r.runtimes.empty()) with.push_back(&r);
+  for (const auto* r : ranks)
+    if (!r->runtimes.empty()) with.push_back(r);
   a->has_runtimes = !with.empty();
   if (with.empty()) return;
   size_t n = with[0]->runtimes.size();
@@ -189,8 +236,7 @@ void runtime_analysis(const std::vector<RankSummary>& ranks, MultiRankAnalysis* 
     double lo = 0, hi = 0;
     bool first = true;
     for (const auto* r : with) {
-      double total = 0;
-      for (const auto& op : r->runtimes[i].ops) total += op.estimated_runtime_ns;
+      double total = digests.at(r->rank).runtime_totals[i];
       // Ties go to the later rank for both ends, as in the reference.
       if (first || total <= lo) lo = total, row.fastest_rank = r->rank;
       if (first || total >= hi) hi = total, row.slowest_rank = r->rank;
@@ -205,19 +251,20 @@ void runtime_analysis(const std::vector<RankSummary>& ranks, MultiRankAnalysis* 
                    [](const auto& x, const auto& y) { return x.graph_id < y.graph_id; });
 }
 
-void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis* a) {
+void doctor_divergence(const Ranks& ranks, MultiRankAnalysis* a) {
   auto add = [&](const std::string& what, const auto& sig, const std::string& first) {
     auto groups = group_by(sig);
     if (groups.size() > 1) a->doctor.push_back({what, groups, first});
   };
   std::map<uint32_t, std::string> recompiles, breaks, failures, ids;
-  for (const auto& r : ranks) {
+  for (const RankSummary* r : ranks) {
     std::string s;
-    for (const auto& [id, cats] : r.recompile_categories) s += id + ":" + cats + ";";
-    recompiles[r.rank] = fmt::format("{}|{}", r.totals.recompiles, s);
-    breaks[r.rank] = join(r.graph_break_keys, ";");
-    failures[r.rank] = std::to_string(r.totals.failures);
-    ids[r.rank] = join(std::vector<std::string>(r.compile_ids.begin(), r.compile_ids.end()), ",");
+    for (const auto& [id, cats] : r->recompile_categories) s += id + ":" + cats + ";";
+    recompiles[r->rank] = fmt::format("{}|{}", r->totals.recompiles, s);
+    breaks[r->rank] = join(r->graph_break_keys, ";");
+    failures[r->rank] = std::to_string(r->totals.failures);
+    ids[r->rank] =
+        join(std::vector<std::string>(r->compile_ids.begin(), r->compile_ids.end()), ",");
   }
   // Compile ids in numeric order ("0/2" before "0/10"); unparsable ones last.
   auto by_id = [](const std::string& a, const std::string& b) {
@@ -236,13 +283,13 @@ void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis*
   // The first compile id whose recompile reasons differ.
   std::string first_recompile;
   std::set<std::string, decltype(by_id)> all(by_id);
-  for (const auto& r : ranks)
-    for (const auto& [id, c] : r.recompile_categories) all.insert(id);
+  for (const RankSummary* r : ranks)
+    for (const auto& [id, c] : r->recompile_categories) all.insert(id);
   for (const auto& id : all) {
     std::set<std::string> seen;
-    for (const auto& r : ranks) {
-      auto it = r.recompile_categories.find(id);
-      seen.insert(it == r.recompile_categories.end() ? "" : it->second);
+    for (const RankSummary* r : ranks) {
+      auto it = r->recompile_categories.find(id);
+      seen.insert(it == r->recompile_categories.end() ? "" : it->second);
     }
     if (seen.size() > 1) {
       first_recompile = id;
@@ -251,10 +298,10 @@ void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis*
   }
   std::string first_id;
   std::set<std::string, decltype(by_id)> union_ids(by_id);
-  for (const auto& r : ranks) union_ids.insert(r.compile_ids.begin(), r.compile_ids.end());
+  for (const RankSummary* r : ranks) union_ids.insert(r->compile_ids.begin(), r->compile_ids.end());
   for (const auto& id : union_ids) {
     bool everywhere = true;
-    for (const auto& r : ranks) everywhere &= r.compile_ids.count(id) > 0;
+    for (const RankSummary* r : ranks) everywhere &= r->compile_ids.count(id) > 0;
     if (!everywhere) {
       first_id = id;
       break;
@@ -270,64 +317,63 @@ void doctor_divergence(const std::vector<RankSummary>& ranks, MultiRankAnalysis*
 
 MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
   MultiRankAnalysis a;
-  std::vector<RankSummary> ranks;
+  Ranks ranks;
   for (const auto& r : in) {
     if (r.error.empty() && !r.no_records)
-      ranks.push_back(r);
+      ranks.push_back(&r);
     else
       a.left_out.push_back(r.rank);
   }
   std::sort(ranks.begin(), ranks.end(),
-            [](const auto& x, const auto& y) { return x.rank < y.rank; });
+            [](const auto* x, const auto* y) { return x->rank < y->rank; });
   std::sort(a.left_out.begin(), a.left_out.end());
-  for (const auto& r : ranks) a.ranks.push_back(r.rank);
+  for (const auto* r : ranks) a.ranks.push_back(r->rank);
   if (ranks.empty()) {
     a.exec_order.why_unavailable = "No rank has a readable log to compare.";
     return a;
   }
-  for (const auto& r : ranks) a.compile_id_divergence |= r.compile_ids != ranks[0].compile_ids;
+  for (const auto* r : ranks) a.compile_id_divergence |= r->compile_ids != ranks[0]->compile_ids;
 
+  std::map<uint32_t, OpDigests> digests;
   std::map<uint32_t, std::string> cache, collectives, meta;
-  for (const auto& r : ranks) {
-    cache[r.rank] = r.cache_sequence;
-    if (!r.schedules.empty()) a.has_schedules = true;
-    std::vector<std::string> ops;
-    for (const auto& [g, list] : r.schedules) ops.insert(ops.end(), list.begin(), list.end());
-    collectives[r.rank] = join(ops, ",");
-    if (!r.runtimes.empty()) {
-      auto sorted = r.runtimes;
-      std::sort(sorted.begin(), sorted.end(),
-                [](const auto& x, const auto& y) { return x.graph < y.graph; });
+  for (const auto* r : ranks) {
+    const OpDigests& d = digests[r->rank] = op_digests(*r);
+    cache[r->rank] = r->cache_sequence;
+    if (!r->schedules.empty()) a.has_schedules = true;
+    collectives[r->rank] = d.collectives;
+    if (!r->runtimes.empty()) {
+      std::vector<const RankGraphRuntime*> sorted;
+      for (const auto& g : r->runtimes) sorted.push_back(&g);
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [](const auto* x, const auto* y) { return x->graph < y->graph; });
       std::vector<std::string> prints;
-      for (const auto& g : sorted) prints.push_back(g.fingerprint);
-      meta[r.rank] = join(prints, ",");
+      for (const auto* g : sorted) prints.push_back(g->fingerprint);
+      meta[r->rank] = join(prints, ",");
     }
   }
   a.cache_groups = group_by(cache);
   if (a.has_schedules) a.collective_groups = group_by(collectives);
   a.tensor_meta_groups = group_by(meta);
-  runtime_analysis(ranks, &a);
+  runtime_analysis(ranks, digests, &a);
 
   std::map<uint32_t, std::vector<std::string>> orders;
   std::map<std::pair<uint32_t, std::string>, std::vector<std::string>> schedules;
   std::map<std::pair<uint32_t, std::string>, std::string> cache_status;
-  for (const auto& r : ranks) {
-    if (r.execution_order) orders[r.rank] = *r.execution_order;
-    for (const auto& [folder, ops] : r.schedules) {
-      auto id = r.folder_to_id.find(folder);
-      auto& slot = schedules[{r.rank, id == r.folder_to_id.end() ? folder : id->second}];
-      slot.insert(slot.end(), ops.begin(), ops.end());
-    }
-    for (const auto& [folder, status] : r.folder_cache) {
-      auto id = r.folder_to_id.find(folder);
-      cache_status[{r.rank, id == r.folder_to_id.end() ? folder : id->second}] = status;
+  for (const auto* r : ranks) {
+    if (r->execution_order) orders[r->rank] = *r->execution_order;
+    // Each compile id's schedule by its digest: equal digests, equal lists.
+    for (const auto& [id, digest] : digests[r->rank].schedule_by_id)
+      schedules[{r->rank, id}] = {digest};
+    for (const auto& [folder, status] : r->folder_cache) {
+      auto id = r->folder_to_id.find(folder);
+      cache_status[{r->rank, id == r->folder_to_id.end() ? folder : id->second}] = status;
     }
   }
   a.exec_order = analyze_execution_order(orders, schedules, cache_status);
   if (!a.exec_order.available) {
     if (ranks.size() < 2)
       a.exec_order.why_unavailable = fmt::format(
-          "It compares two or more ranks, and only rank {} has a readable log.", ranks[0].rank);
+          "It compares two or more ranks, and only rank {} has a readable log.", ranks[0]->rank);
     else if (orders.empty())
       a.exec_order.why_unavailable = "No rank logged its graph execution order.";
     else

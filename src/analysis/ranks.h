@@ -18,12 +18,21 @@ namespace tlscope::analysis {
 struct RankGraphRuntime {
   std::string graph;  // compile folder, e.g. "-_0_0_0"
   std::vector<model::RuntimeOp> ops;
-  std::string fingerprint;
+  std::string fingerprint;  // MD5 of the tensor metadata artifact ("" when none): ranks compare it
 };
 
 struct ParityGraph {
   std::string graph, compile_id;
   int offset = 0, missing_waits = 0;
+};
+
+// What the comparisons need of a rank's op lists: small enough to keep for
+// thousands of ranks once the lists themselves are dropped (drop_ops).
+struct OpDigests {
+  std::string collectives;  // MD5 of all scheduled collectives, in folder order
+  // compile id (the folder where it has none) -> MD5 of its scheduled collectives
+  std::map<std::string, std::string> schedule_by_id;
+  std::vector<double> runtime_totals;  // per runtimes[i]: the sum of its ops' estimates
 };
 
 // What the landing page needs of one rank; the rank's model can then go.
@@ -47,7 +56,15 @@ struct RankSummary {
   // this rank under "problems" ("" when none), and the lines --strict counts.
   std::string problem;
   uint64_t strict_failures = 0;
+  // Set by drop_ops: the op lists of `schedules` and `runtimes` are empty.
+  std::optional<OpDigests> digests;
 };
+
+// The digests of `r`'s op lists (r.digests when they were dropped).
+OpDigests op_digests(const RankSummary& r);
+// Keeps the digests and empties the op lists (graph names, fingerprints and
+// everything else stay): what the merge holds of each rank.
+void drop_ops(RankSummary* r);
 
 RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
                            const DoctorReport& doctor);

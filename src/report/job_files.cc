@@ -6,13 +6,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "report/output_dir.h"
+#include "report/parallel.h"
 #include "trace/chromium_json.h"
 
 namespace tlscope::report {
@@ -39,14 +42,24 @@ class JsonArrayFile {
     add_raw(s);
   }
   // `pretty`: an element already pretty-printed at indent 0.
-  void add_raw(const std::string& pretty) {
+  void add_raw(const std::string& pretty) { add_indented(indented(pretty)); }
+  // An element as indented(pretty) made it.
+  void add_indented(std::string_view s) {
     if (!f_) return;
-    std::string s = pretty;
-    for (size_t p = s.find('\n'); p != std::string::npos; p = s.find('\n', p + 3))
-      s.replace(p, 1, "\n  ");
     std::fputs(first_ ? "[\n  " : ",\n  ", f_);
     first_ = false;
     std::fwrite(s.data(), 1, s.size(), f_);
+  }
+  // An element pretty-printed at indent 0, indented one level (its first
+  // line is indented by the separator).
+  static std::string indented(std::string_view pretty) {
+    std::string s;
+    s.reserve(pretty.size() + pretty.size() / 8);
+    for (char c : pretty) {
+      s += c;
+      if (c == '\n') s += "  ";
+    }
+    return s;
   }
 
  private:
@@ -66,57 +79,67 @@ uint32_t graph_tid(uint32_t rank, const std::string& graph) {
 
 }  // namespace
 
-// F59: every rank's chromium events with pid = rank, in rank order, streamed.
-void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::string& out_dir) {
+// F59: every rank's chromium events with pid = rank, in rank order, streamed:
+// a few ranks' files are re-read at once, then written in order.
+void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::string& out_dir,
+                             unsigned jobs) {
   std::optional<JsonArrayFile> out;
-  for (uint32_t r : ranks) {
-    auto path = fs::path(out_dir) / fmt::format("rank_{}", r) / "chromium_events.json";
-    trace::for_each_event_as_pid(path.string(), r, [&](const std::string& item) {
-      if (!out) out.emplace(out_dir, "chromium_events.json");
-      out->add_raw(item);
+  size_t batch = std::max<size_t>(1, jobs) * 2;
+  std::vector<std::vector<std::string>> items(batch);
+  for (size_t start = 0; start < ranks.size(); start += batch) {
+    size_t end = std::min(ranks.size(), start + batch);
+    in_parallel(start, end, jobs, [&](size_t i) {
+      uint32_t r = ranks[i];
+      auto path = fs::path(out_dir) / fmt::format("rank_{}", r) / "chromium_events.json";
+      trace::for_each_event_as_pid(path.string(), r, [&](const std::string& item) {
+        items[i - start].push_back(JsonArrayFile::indented(item));
+      });
     });
+    for (size_t i = start; i < end; ++i) {
+      for (const auto& item : items[i - start]) {
+        if (!out) out.emplace(out_dir, "chromium_events.json");
+        out->add_indented(item);
+      }
+      std::vector<std::string>().swap(items[i - start]);
+    }
   }
 }
 
-void write_runtime_files(const std::vector<analysis::RankSummary>& ranks,
-                         const std::string& out_dir) {
-  bool any = false;
-  for (const auto& r : ranks) any |= !r.runtimes.empty();
-  if (!any) return;
-  {
-    JsonArrayFile estimations(out_dir, "runtime_estimations.json");
-    for (const auto& r : ranks)
-      for (const auto& g : r.runtimes) {
-        ordered_json ops = ordered_json::array();
-        for (const auto& op : g.ops)
-          ops.push_back({{"name", op.name}, {"estimated_runtime_ns", op.estimated_runtime_ns}});
-        estimations.add({{"rank", r.rank}, {"graph", g.graph}, {"ops", ops}});
-      }
+namespace {
+
+ordered_json estimation_item(uint32_t rank, const analysis::RankGraphRuntime& g) {
+  ordered_json ops = ordered_json::array();
+  for (const auto& op : g.ops)
+    ops.push_back({{"name", op.name}, {"estimated_runtime_ns", op.estimated_runtime_ns}});
+  return {{"rank", rank}, {"graph", g.graph}, {"ops", ops}};
+}
+
+// The ops of one graph on the rank's timeline: one after the other from 0,
+// each at least 1 us (F62).
+void add_runtime_events(JsonArrayFile& trace, uint32_t rank, const analysis::RankGraphRuntime& g) {
+  uint32_t tid = graph_tid(rank, g.graph);
+  uint64_t ts = 0;
+  for (const auto& op : g.ops) {
+    uint64_t dur =
+        std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(op.estimated_runtime_ns / 1000.0)));
+    trace.add({{"name", op.name},
+               {"ph", "X"},
+               {"ts", ts},
+               {"dur", dur},
+               {"pid", rank},
+               {"tid", tid},
+               {"cat", "runtime"},
+               {"args",
+                {{"graph", g.graph},
+                 {"rank", rank},
+                 {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
+    ts += dur;
   }
-  JsonArrayFile trace(out_dir, "chromium_trace_with_runtime.json");
-  std::map<uint32_t, std::vector<std::string>> graphs_by_rank;
-  for (const auto& r : ranks)
-    for (const auto& g : r.runtimes) {
-      uint32_t tid = graph_tid(r.rank, g.graph);
-      uint64_t ts = 0;
-      for (const auto& op : g.ops) {
-        uint64_t dur = std::max<uint64_t>(
-            1, static_cast<uint64_t>(std::ceil(op.estimated_runtime_ns / 1000.0)));
-        trace.add({{"name", op.name},
-                   {"ph", "X"},
-                   {"ts", ts},
-                   {"dur", dur},
-                   {"pid", r.rank},
-                   {"tid", tid},
-                   {"cat", "runtime"},
-                   {"args",
-                    {{"graph", g.graph},
-                     {"rank", r.rank},
-                     {"runtime_ns", static_cast<int64_t>(op.estimated_runtime_ns)}}}});
-        ts += dur;
-      }
-      graphs_by_rank[r.rank].push_back(g.graph);
-    }
+}
+
+// Process and thread names for the ranks and graphs of the runtime trace.
+void add_runtime_metadata(JsonArrayFile& trace,
+                          const std::map<uint32_t, std::vector<std::string>>& graphs_by_rank) {
   for (const auto& [rank, graphs] : graphs_by_rank) {
     trace.add({{"name", "process_name"},
                {"ph", "M"},
@@ -141,22 +164,55 @@ void write_runtime_files(const std::vector<analysis::RankSummary>& ranks,
                  {"tid", tid},
                  {"args", {{"sort_index", i}}}});
     }
-  std::printf("Runtime estimations: %s\n",
-              (fs::path(out_dir) / "runtime_estimations.json").c_str());
 }
 
-void write_schedules(const std::vector<analysis::RankSummary>& ranks, const std::string& out_dir) {
-  bool any = false;
-  for (const auto& r : ranks) any |= !r.schedules.empty();
-  if (!any) return;
-  {
-    JsonArrayFile all(out_dir, "collective_schedules.json");
-    for (const auto& r : ranks)
-      for (const auto& [graph, ops] : r.schedules)
-        all.add({{"rank", r.rank}, {"graph", graph}, {"ops", ops}});
+}  // namespace
+
+struct JobFiles::Files {
+  std::optional<JsonArrayFile> estimations, trace, schedules;
+};
+
+JobFiles::JobFiles(const std::string& out_dir, const std::vector<analysis::RankSummary>& lean)
+    : out_dir_(out_dir), files_(std::make_unique<Files>()) {
+  bool runtimes = false, schedules = false;
+  for (const auto& r : lean) {
+    runtimes |= !r.runtimes.empty();
+    schedules |= !r.schedules.empty();
+    for (const auto& g : r.runtimes) graphs_by_rank_[r.rank].push_back(g.graph);
   }
-  std::printf("Collective schedules: %s\n",
-              (fs::path(out_dir) / "collective_schedules.json").c_str());
+  if (runtimes) {
+    files_->estimations.emplace(out_dir, "runtime_estimations.json");
+    files_->trace.emplace(out_dir, "chromium_trace_with_runtime.json");
+  }
+  if (schedules) files_->schedules.emplace(out_dir, "collective_schedules.json");
+}
+
+JobFiles::~JobFiles() = default;
+
+bool JobFiles::wanted() const { return files_->estimations || files_->schedules; }
+
+void JobFiles::add(const analysis::RankSummary& r) {
+  if (files_->estimations)
+    for (const auto& g : r.runtimes) {
+      files_->estimations->add(estimation_item(r.rank, g));
+      add_runtime_events(*files_->trace, r.rank, g);
+    }
+  if (files_->schedules)
+    for (const auto& [graph, ops] : r.schedules)
+      files_->schedules->add({{"rank", r.rank}, {"graph", graph}, {"ops", ops}});
+}
+
+void JobFiles::finish() {
+  bool runtimes = files_->estimations.has_value(), schedules = files_->schedules.has_value();
+  files_->estimations.reset();
+  if (files_->trace) add_runtime_metadata(*files_->trace, graphs_by_rank_);
+  files_.reset();
+  if (runtimes)
+    std::printf("Runtime estimations: %s\n",
+                (fs::path(out_dir_) / "runtime_estimations.json").c_str());
+  if (schedules)
+    std::printf("Collective schedules: %s\n",
+                (fs::path(out_dir_) / "collective_schedules.json").c_str());
 }
 
 }  // namespace tlscope::report

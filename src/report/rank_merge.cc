@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "analysis/ranks.h"
 #include "report/job_files.h"
 #include "report/landing_page.h"
+#include "report/parallel.h"
 #include "report/rank_files.h"
 
 namespace tlscope::report {
@@ -106,6 +108,27 @@ std::string gaps(const std::vector<io::RankLog>& logs) {
   return missing;
 }
 
+// The job-wide files of op lists: the summaries read again, a few at a time
+// and in rank order, so that only those few hold their lists.
+void write_job_files(const std::string& out_dir, const std::vector<analysis::RankSummary>& lean,
+                     unsigned jobs) {
+  JobFiles files(out_dir, lean);
+  if (!files.wanted()) return;
+  size_t batch = std::max<size_t>(1, jobs) * 4;
+  std::vector<analysis::RankSummary> full(batch);
+  for (size_t start = 0; start < lean.size(); start += batch) {
+    size_t end = std::min(lean.size(), start + batch);
+    in_parallel(start, end, jobs,
+                [&](size_t i) { full[i - start] = load(out_dir, lean[i].rank, lean[i].log); });
+    for (size_t i = start; i < end; ++i) {
+      // Changed since the first read (a task still writing): its lists are left out.
+      if (full[i - start].error.empty()) files.add(full[i - start]);
+      full[i - start] = {};
+    }
+  }
+  files.finish();
+}
+
 }  // namespace
 
 MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigned jobs,
@@ -135,24 +158,18 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
 
   std::vector<io::RankLog> logs;
   for (const auto& [r, log] : ranks) logs.push_back({r, log});
+  // Every summary, its op lists dropped once read: what the analyses need.
   std::vector<analysis::RankSummary> summaries(logs.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < logs.size();) {
-      summaries[i] = load(out_dir, logs[i].rank, logs[i].path);
-      if (!known || !summaries[i].error.empty()) continue;
-      // This process's map could not write the folder: say why, not that it is missing.
-      if (auto e = known->errors.find(logs[i].rank); e != known->errors.end()) {
-        summaries[i].error = e->second;
-        summaries[i].problem = fmt::format("rank {}: no report ({})", logs[i].rank, e->second);
-      }
+  in_parallel(0, logs.size(), jobs, [&](size_t i) {
+    summaries[i] = load(out_dir, logs[i].rank, logs[i].path);
+    analysis::drop_ops(&summaries[i]);
+    if (!known || !summaries[i].error.empty()) return;
+    // This process's map could not write the folder: say why, not that it is missing.
+    if (auto e = known->errors.find(logs[i].rank); e != known->errors.end()) {
+      summaries[i].error = e->second;
+      summaries[i].problem = fmt::format("rank {}: no report ({})", logs[i].rank, e->second);
     }
-  };
-  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  });
   for (size_t i = 0; i < logs.size(); ++i)
     if (logs[i].path.empty()) logs[i].path = summaries[i].log;
 
@@ -170,9 +187,8 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
   for (auto& s : summaries)
     if (s.error.empty()) good.push_back(std::move(s));
   summaries.clear();
-  write_runtime_files(good, out_dir);
-  write_schedules(good, out_dir);
-  write_combined_chromium(analysis.ranks, out_dir);
+  write_job_files(out_dir, good, jobs);
+  write_combined_chromium(analysis.ranks, out_dir, jobs);
   std::printf("Multi-rank report generated under %s\nIndividual pages: rank_*/index.html\n",
               out_dir.c_str());
   write_landing_page(out_dir, logs, good, analysis, result.problems, opts);
