@@ -1,9 +1,10 @@
 # Thin wrapper over CMake: `make demo`, `make test`, `make bench`.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all setup configure build demo test bench clean
+.PHONY: all setup configure build demo test bench fuzz clean
 
 all: build
 
@@ -25,9 +26,16 @@ demo: configure
 
 # Without ../shared/corpus (a lone clone) the corpus tests are left out, and
 # the last line says so (tests/CMakeLists.txt).
+# Then, where clang is installed, the unit and malformed-input tests again in
+# a sanitizer build (build-asan/, scripts/sanitizer_tests.sh).
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS); rc=$$?; \
-	  if [ -f corpus_skipped.txt ]; then cat corpus_skipped.txt; fi; exit $$rc
+	  if [ -f corpus_skipped.txt ]; then cat corpus_skipped.txt; fi; \
+	  cd .. && bash scripts/sanitizer_tests.sh || rc=1; exit $$rc
+
+# The libFuzzer harnesses, FUZZ_SECONDS each (default 60; fuzz/run.sh).
+fuzz:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 
 bench: build
 	@cmake --build $(BUILD) --target tlscope_md5_bench -j $(JOBS) >/dev/null && $(BUILD)/tlscope_md5_bench

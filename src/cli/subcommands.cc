@@ -177,7 +177,9 @@ int check(int argc, char** argv) {
     logs.emplace_back("", d->totals);
   }
   std::vector<std::string> over;
-  for (const auto& [label, t] : logs) {
+  for (const auto& entry : logs) {
+    const std::string& label = entry.first;  // (a structured binding cannot be captured in C++20)
+    const auto& t = entry.second;
     auto limit = [&](const char* what, uint64_t value, const std::optional<uint64_t>& max) {
       if (max && value > *max)
         over.push_back(fmt::format("{}{}: {} > {}", label, what, value, *max));
