@@ -82,6 +82,7 @@ size_t escaped_extra(std::string_view t) {
 
 // Sizes the output once, then copies the runs between special bytes.
 void escape_valid(std::string* out, std::string_view text) {
+  if (text.empty()) return;  // (its data() may be null, which memcpy must not see)
   size_t at = out->size();
   out->resize(at + text.size() + escaped_extra(text));
   char* d = out->data() + at;

@@ -68,6 +68,17 @@ TEST(HtmlText, EscapesMarkupCharacters) {
   EXPECT_EQ(text("plain text 123").str(), "plain text 123");
 }
 
+// Found by fuzz/pipeline_fuzz.cc: an empty view with a null data() (a field
+// the log left out) reached memcpy, undefined behaviour the sanitizer build
+// reports. Also kept as tests/data/fuzz/{pipeline,multirank}/.
+TEST(HtmlText, AnEmptyViewWithoutDataIsEscapedToNothing) {
+  std::string out = "x";
+  append_escaped(&out, std::string_view());
+  append_escaped(&out, std::string_view(), /*known_utf8=*/true);
+  EXPECT_EQ(out, "x");
+  EXPECT_EQ(text(std::string_view()).str(), "");
+}
+
 // The escaper sizes its output from a 16-byte-at-a-time count: compare it
 // with a byte-by-byte escaper on random text of every length up to 200, dense
 // in special characters, and on long texts.
