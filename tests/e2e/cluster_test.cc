@@ -184,8 +184,8 @@ TEST_F(Cluster, ASlurmArrayTakesItsTaskFromTheEnvironment) {
 // Open MPI's mpirun (Debian's openmpi-bin, installed by scripts/setup) runs
 // the map as 4 processes over the 8-rank job on this machine.
 TEST_F(Cluster, MpirunRunsTheMap) {
-  if (run_shell("command -v mpirun > /dev/null 2>&1") != 0)
-    GTEST_SKIP() << "mpirun is not installed (scripts/setup installs openmpi-bin)";
+  ASSERT_EQ(run_shell("command -v mpirun > /dev/null 2>&1"), 0)
+      << "mpirun is missing: scripts/setup installs openmpi-bin (make test runs it)";
   fs::path job = synthetic_job();
   all_ranks(job, p("a"));
   std::string cmd = "mpirun --oversubscribe " +
