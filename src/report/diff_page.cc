@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "io/read_file.h"
 #include "report/diff_html.h"
 #include "report/output_dir.h"
 #include "report/page_frame.h"
@@ -19,10 +17,9 @@ Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {})
 
 // A file of one of the two reports (paths there are ours, made of safe segments).
 std::string read_report_file(const std::string& dir, const std::string& rel) {
-  std::ifstream in(dir + "/" + rel, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text, error;
+  io::read_file(dir + "/" + rel, &text, &error);  // a missing file reads as empty
+  return text;
 }
 
 Html change_of(double a, double b, bool seconds) {
@@ -36,8 +33,12 @@ Html totals_html(const analysis::DiffReport& d) {
   auto row = [&](Markup label, double a, double b, bool seconds) {
     Html fa = seconds ? html_format("{:.2f}", a) : html_format("{}", uint64_t(a));
     Html fb = seconds ? html_format("{:.2f}", b) : html_format("{}", uint64_t(b));
-    rows += part("total", {{"label", label}, {"a", fa}, {"b", fb},
-                           {"class", b > a ? Markup("worse") : b < a ? Markup("better") : Markup("")},
+    rows += part("total", {{"label", label},
+                           {"a", fa},
+                           {"b", fb},
+                           {"class", b > a   ? Markup("worse")
+                                     : b < a ? Markup("better")
+                                             : Markup("")},
                            {"change", change_of(a, b, seconds)}});
   };
   row("Frames", d.a.frames, d.b.frames, false);
@@ -70,15 +71,16 @@ Html frames_html(const analysis::DiffReport& d) {
     std::string name = f.b.present ? f.b.name : f.a.name;
     if (!f.a.present) name += " (new)";
     if (!f.b.present) name += " (gone)";
-    rows += part("frame", {{"run", html_format("{}", f.run)},
-                           {"frame", html_format("{}", f.frame_id)},
-                           {"name", text(name)},
-                           {"compiles", count_change(f.a.compiles, f.b.compiles)},
-                           {"recompiles", count_change(f.a.recompiles, f.b.recompiles)},
-                           {"breaks", count_change(f.a.graph_breaks, f.b.graph_breaks)},
-                           {"failures", count_change(f.a.failures, f.b.failures)},
-                           {"seconds", html_format("{:.2f} &rarr; {:.2f}", f.a.compile_time_s,
-                                                   f.b.compile_time_s)}});
+    rows += part(
+        "frame",
+        {{"run", html_format("{}", f.run)},
+         {"frame", html_format("{}", f.frame_id)},
+         {"name", text(name)},
+         {"compiles", count_change(f.a.compiles, f.b.compiles)},
+         {"recompiles", count_change(f.a.recompiles, f.b.recompiles)},
+         {"breaks", count_change(f.a.graph_breaks, f.b.graph_breaks)},
+         {"failures", count_change(f.a.failures, f.b.failures)},
+         {"seconds", html_format("{:.2f} &rarr; {:.2f}", f.a.compile_time_s, f.b.compile_time_s)}});
   }
   return part("frames", {{"rows", rows}});
 }
@@ -126,7 +128,8 @@ bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
         end_page(*w, "../", opts);
       }
     } else {
-      change = c.kind == analysis::ArtifactChange::kOnlyA ? Html(Markup("only in A")) : Html(Markup("only in B"));
+      change = c.kind == analysis::ArtifactChange::kOnlyA ? Html(Markup("only in A"))
+                                                          : Html(Markup("only in B"));
     }
     artifacts += part("artifact", {{"compile_id", text(c.compile_id)},
                                    {"name", text(c.artifact)},
@@ -138,21 +141,24 @@ bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
               d.recompile_reasons.empty() && d.graph_breaks.empty() && d.artifacts.empty();
   Html artifacts_section =
       same ? part("same", {{"compared", html_format("{}", d.artifacts_compared)}})
-           : artifacts.empty() ? Html()
-                               : part("artifacts", {{"changed", html_format("{}", changed)},
-                                                    {"compared", html_format("{}", d.artifacts_compared)},
-                                                    {"only_a", html_format("{}", only_a)},
-                                                    {"only_b", html_format("{}", only_b)},
-                                                    {"rows", artifacts}});
+      : artifacts.empty()
+          ? Html()
+          : part("artifacts", {{"changed", html_format("{}", changed)},
+                               {"compared", html_format("{}", d.artifacts_compared)},
+                               {"only_a", html_format("{}", only_a)},
+                               {"only_b", html_format("{}", only_b)},
+                               {"rows", artifacts}});
   if (auto w = out.open("diff.html")) {
     begin_page(*w, "tlscope diff", "");
     render(*w, "diff.html",
            {{"a", text(a_name)},
             {"b", text(b_name)},
             {"totals", totals_html(d)},
-            {"compile_ids", ids_html("A", d.compile_ids_only_a, "a") + ids_html("B", d.compile_ids_only_b, "b")},
+            {"compile_ids",
+             ids_html("A", d.compile_ids_only_a, "a") + ids_html("B", d.compile_ids_only_b, "b")},
             {"frames", frames_html(d)},
-            {"recompile_reasons", patterns_html("Recompile reasons that changed", d.recompile_reasons)},
+            {"recompile_reasons",
+             patterns_html("Recompile reasons that changed", d.recompile_reasons)},
             {"graph_breaks", patterns_html("Graph breaks that changed", d.graph_breaks)},
             {"artifacts", artifacts_section}});
     end_page(*w, "", opts);

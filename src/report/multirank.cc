@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "report/parallel.h"
 #include "report/rank_files.h"
 #include "report/rank_merge.h"
 
@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 std::vector<RankMapResult> map_ranks(const std::vector<RankLog>& logs, const std::string& out_dir,
                                      const Options& opts, unsigned jobs) {
   std::vector<RankMapResult> results(logs.size());
-  std::atomic<size_t> next{0}, done{0};
+  std::atomic<size_t> done{0};
   std::mutex print_mu;
   bool tty = ::isatty(STDERR_FILENO) != 0;
   auto rank_dir = [&](const RankLog& log) {
@@ -31,23 +31,17 @@ std::vector<RankMapResult> map_ranks(const std::vector<RankLog>& logs, const std
   for (const auto& log : logs)
     std::printf("Processing rank %u \u2192 %s\n", log.rank, rank_dir(log).c_str());
   std::fflush(stdout);
-  auto work = [&] {
-    for (size_t i; (i = next++) < logs.size();) {
-      Options rank_opts = opts;
-      rank_opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
-      results[i] = map_rank(logs[i], rank_dir(logs[i]), rank_opts);
-      size_t finished = ++done;
-      if (tty) {
-        std::lock_guard<std::mutex> lock(print_mu);
-        std::fprintf(stderr, "\r%zu/%zu ranks done ", finished, logs.size());
-        if (finished == logs.size()) std::fputc('\n', stderr);
-      }
+  in_parallel(0, logs.size(), jobs, [&](size_t i) {
+    Options rank_opts = opts;
+    rank_opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
+    results[i] = map_rank(logs[i], rank_dir(logs[i]), rank_opts);
+    size_t finished = ++done;
+    if (tty) {
+      std::lock_guard<std::mutex> lock(print_mu);
+      std::fprintf(stderr, "\r%zu/%zu ranks done ", finished, logs.size());
+      if (finished == logs.size()) std::fputc('\n', stderr);
     }
-  };
-  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
+  });
   return results;
 }
 

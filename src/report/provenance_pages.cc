@@ -1,12 +1,11 @@
 // Provenance tracking pages (REPORT_FEATURES F46-F53).
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "report/provenance_pages.h"
 
 #include "analysis/provenance.h"
+#include "io/read_file.h"
 #include "report/page_frame.h"
 #include "report/template.h"
 
@@ -14,11 +13,9 @@ namespace tlscope::report {
 namespace {
 
 std::string read_back(const OutputDir& out, const std::string& rel) {
-  if (rel.empty()) return "";
-  std::ifstream in(out.root() + "/" + rel, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text, error;
+  if (!rel.empty()) io::read_file(out.root() + "/" + rel, &text, &error);  // missing: empty
+  return text;
 }
 
 std::string folder_of(const model::IndexEntry& e) { return e.id ? e.id->folder() : "unknown"; }

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/read_file.h"
+
 namespace tlscope::report {
 namespace fs = std::filesystem;
 
@@ -157,12 +159,8 @@ std::optional<RankListing> read_rank_listing(const std::string& out_dir, std::st
   fs::path path = fs::path(out_dir) / kRankListingFile;
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
-  std::string text;
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    char buf[1 << 16];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
-    std::fclose(f);
-  }
+  std::string text, why;
+  io::read_file(path.string(), &text, &why);  // unreadable: not a listing, said below
   auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   RankListing listing;
   auto is = [&](const char* key, auto check) { return j.contains(key) && check(j[key]); };

@@ -13,6 +13,7 @@
 
 #include "analysis/rank_summary_json.h"
 #include "analysis/ranks.h"
+#include "io/read_file.h"
 #include "report/job_files.h"
 #include "report/landing_page.h"
 #include "report/parallel.h"
@@ -22,9 +23,6 @@ namespace tlscope::report {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A rank summary is small; anything this big is not one.
-constexpr uintmax_t kMaxSummaryBytes = uintmax_t{1} << 30;
 
 struct Found {
   std::map<uint32_t, std::string> folders;  // rank -> folder name
@@ -48,34 +46,15 @@ Found scan(const std::string& out_dir) {
   return f;
 }
 
-std::string read_small_file(const fs::path& path, std::string* error) {
-  std::error_code ec;
-  auto size = fs::file_size(path, ec);
-  if (ec) {
-    *error = "is missing: the rank's `tlscope rank` task did not finish";
-    return {};
-  }
-  if (size > kMaxSummaryBytes) {
-    *error = fmt::format("is {} bytes, too large for a rank summary", size);
-    return {};
-  }
-  std::string text;
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    *error = "cannot be read";
-    return {};
-  }
-  text.resize(size);
-  text.resize(std::fread(text.data(), 1, text.size(), f));
-  std::fclose(f);
-  return text;
-}
-
 // The summary of `rank`, or one that says why there is none.
 analysis::RankSummary load(const std::string& out_dir, uint32_t rank, const std::string& log) {
   std::string rel = rank_folder_name(rank) + "/" + kRankSummaryFile;
-  std::string why;
-  std::string text = read_small_file(fs::path(out_dir) / rel, &why);
+  std::string why, text;
+  std::error_code ec;
+  if (!fs::exists(fs::path(out_dir) / rel, ec))
+    why = "is missing: the rank's `tlscope rank` task did not finish";
+  else if (!io::read_file((fs::path(out_dir) / rel).string(), &text, &why))
+    why = "cannot be read: " + why;
   std::optional<analysis::RankSummary> s;
   if (why.empty()) {
     s = analysis::parse_rank_summary(text, &why);
