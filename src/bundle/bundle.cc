@@ -33,16 +33,22 @@ nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
   nlohmann::json rules = nlohmann::json::object();
   if (opts.redact.code)
     rules["code"] =
-        "Payloads of source and generated code (FX graphs, output code, bytecode, dumps, "
-        "string artifacts other than reasons and errors, JSON artifacts other than data) are "
-        "replaced by one line: \"redacted: N lines, md5 X\" (N and X of the original). Source "
-        "lines quoted in tracebacks, guard comments, FX graph comments and stack frames "
-        "(\"loc\") become <code>.";
+        "Code is found by what it is, in every string of the log (envelope fields, JSON "
+        "payloads and their keys, text payloads): a text that holds a definition (def, class, "
+        "an FX graph) or is mostly statements becomes \"<code>\" or \"<code: N lines, md5 X>\"; "
+        "in other texts each statement line (an assignment, return, import, block header, "
+        "decorator, C statement) and each source line quoted in a traceback, a guard comment, "
+        "an FX graph comment or a stack frame (\"loc\") becomes <code>. Payloads of code "
+        "(FX graphs, output code, bytecode, dumps, string artifacts other than reasons and "
+        "errors, JSON artifacts other than data, keys tlscope does not know) are replaced by "
+        "one line: \"redacted: N lines, md5 X\" (N and X of the original).";
   if (opts.redact.paths)
     rules["paths"] =
-        "In absolute paths, site-packages and dist-packages prefixes become <site-packages>, "
-        "the inductor cache folder <inductor-cache>, the Python library <python-lib>, and any "
-        "other folder <dir-N> (the same folder always the same N); file names are kept.";
+        "Every absolute path, wherever it appears (inside longer texts, after a compiler flag "
+        "such as -I, behind file://, in JSON keys, ~/ home paths): site-packages and "
+        "dist-packages prefixes become <site-packages>, the inductor cache folder "
+        "<inductor-cache>, the Python library <python-lib>, and any other folder <dir-N> (the "
+        "same folder always the same N); file names are kept.";
   if (opts.redact.strings)
     rules["strings"] =
         "Python string constants in guards, graphs, reasons and other texts become '<str-N>' "
@@ -52,6 +58,7 @@ nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
                            {"records", c.records},
                            {"payloads", c.payloads},
                            {"code_payloads_replaced", c.code_payloads},
+                           {"code_strings_replaced", c.code_strings},
                            {"code_lines_replaced", c.code_lines},
                            {"quoted_source_lines_replaced", c.quoted_code},
                            {"paths_rewritten", c.paths},

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "bundle/json_rewrite.h"
+#include "bundle/redact_code.h"
 #include "trace/glog_prefix.h"
 #include "trace/keys.h"
 #include "trace/md5.h"
@@ -105,7 +106,13 @@ std::string LogRedactor::redact_text(std::string_view text) {
   std::string cur(text), next;
   if (opts_.code) {
     next.clear();
-    counts_.quoted_code += redact_quoted_code(cur, &next);
+    CodeRedaction r = redact_code(cur, &next);
+    if (r.whole) {
+      ++counts_.code_strings;
+      counts_.code_lines += r.lines;
+    } else {
+      counts_.quoted_code += r.lines;
+    }
     cur.swap(next);
   }
   if (opts_.paths) {
@@ -116,6 +123,23 @@ std::string LogRedactor::redact_text(std::string_view text) {
   if (opts_.strings) {
     next.clear();
     counts_.strings += strings_.rewrite(cur, &next);
+    cur.swap(next);
+  }
+  return cur;
+}
+
+std::string LogRedactor::redact_key(std::string_view key) {
+  std::string cur(key), next;
+  if (opts_.code && line_shape(cur) != LineShape::kProse) {
+    next.clear();
+    redact_code(cur, &next);
+    ++counts_.code_strings;
+    ++counts_.code_lines;
+    cur.swap(next);
+  }
+  if (opts_.paths) {
+    next.clear();
+    counts_.paths += paths_.rewrite(cur, &next);
     cur.swap(next);
   }
   return cur;
@@ -152,8 +176,7 @@ std::string LogRedactor::redact_payload(Payload kind, const std::string& what,
   if (kind == Payload::kJson || kind == Payload::kJsonCode) {
     std::string out;
     auto rewrite = [&](const JsonSpot& spot, std::string_view v, std::string* rep) {
-      if (spot.is_key) return false;
-      *rep = redact_text(v);
+      *rep = spot.is_key ? redact_key(v) : redact_text(v);
       return *rep != v;
     };
     out.reserve(payload.size());
@@ -164,7 +187,13 @@ std::string LogRedactor::redact_payload(Payload kind, const std::string& what,
 
 bool LogRedactor::redact_envelope(std::string_view json, const std::string& md5, std::string* out) {
   auto rewrite = [&](const JsonSpot& spot, std::string_view v, std::string* rep) {
-    if (spot.is_key) return false;
+    if (spot.is_key) {
+      // The envelope's own keys are names; keys below them are data (a
+      // path, a node name) and may hold what is redacted.
+      if (spot.depth == 1) return false;
+      *rep = redact_key(v);
+      return *rep != v;
+    }
     if (spot.depth == 1 && spot.top_key == "has_payload") {
       if (md5.empty() || md5 == v) return false;
       *rep = md5;

@@ -28,8 +28,9 @@ struct RedactionCounts {
   uint64_t records = 0;                          // envelopes written (valid JSON)
   uint64_t payloads = 0;                         // payloads written
   uint64_t code_payloads = 0;                    // payloads replaced whole
-  uint64_t code_lines = 0;                       // their lines
-  uint64_t quoted_code = 0;                      // source lines in tracebacks, guards, stacks
+  uint64_t code_lines = 0;                       // their lines and those of code strings
+  uint64_t code_strings = 0;                     // strings that were code, replaced whole
+  uint64_t quoted_code = 0;                      // code lines in kept texts (tracebacks, guards)
   uint64_t paths = 0;                            // paths rewritten
   uint64_t strings = 0;                          // string constants replaced
   uint64_t unparsed_lines = 0;                   // lines that are not trace records, replaced whole
@@ -54,6 +55,9 @@ class LogRedactor {
   Payload payload_kind(const trace::Envelope& env, std::string* what) const;
   // A text kept as text: quoted source, paths and constants redacted.
   std::string redact_text(std::string_view text);
+  // A JSON key below the envelope's own: paths and code only (a key that is
+  // a constant stays, so that keys stay distinct).
+  std::string redact_key(std::string_view key);
   std::string redact_payload(Payload kind, const std::string& what, const std::string& payload);
   bool redact_envelope(std::string_view json, const std::string& md5, std::string* out);
   void write_record(std::FILE* out, std::string_view head, const trace::Envelope& env,

@@ -14,11 +14,26 @@ bool is_path_char(char c) {
   return is_word(c) || c == '.' || c == '-' || c == '+' || c == '~' || c == '@' || c == '%' ||
          c == '/';
 }
-// What may come right before an absolute path.
+// What may come right before an absolute path: anything that cannot be
+// end a word, a relative path or an expression (`x/y`, `a.b/c`, `(s0)/s1`).
 bool path_boundary(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '(' ||
-         c == '=' || c == ',' || c == '[' || c == '{' || c == ':' || c == ';' || c == '|' ||
-         c == '`' || c == '<';
+  return !is_word(c) && c != '.' && c != '/' && c != ')' && c != ']' && c != '}';
+}
+// A placeholder of ours right before: <dir-1>/model.py is already redacted.
+bool after_placeholder(std::string_view text, size_t i) {
+  if (i == 0 || text[i - 1] != '>') return false;
+  size_t open = text.rfind('<', i - 1);
+  if (open == std::string_view::npos || open + 2 >= i) return false;
+  for (size_t k = open + 1; k + 1 < i; ++k)
+    if (!std::islower(static_cast<unsigned char>(text[k])) && text[k] != '-' &&
+        !std::isdigit(static_cast<unsigned char>(text[k])))
+      return false;
+  return true;
+}
+// A compiler or linker flag glued to its path: -I/home/u/include, -L/opt/x.
+bool after_flag(std::string_view text, size_t i) {
+  return i >= 2 && text[i - 2] == '-' && std::isalpha(static_cast<unsigned char>(text[i - 1])) &&
+         (i == 2 || path_boundary(text[i - 3]));
 }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool ends_with(std::string_view s, std::string_view p) {
@@ -29,9 +44,21 @@ bool ends_with(std::string_view s, std::string_view p) {
 size_t path_at(std::string_view text, size_t i, char* sep) {
   char prev = i > 0 ? text[i - 1] : ' ';
   size_t n = text.size();
+  if (text[i] == '~') {
+    // ~/project/x.py, ~user/x.py: a home folder.
+    if (i > 0 && !path_boundary(prev)) return 0;
+    size_t j = i + 1;
+    while (j < n && is_word(text[j])) ++j;
+    if (j + 1 >= n || text[j] != '/' || !is_path_char(text[j + 1])) return 0;
+    while (j < n && is_path_char(text[j])) ++j;
+    while (j > i + 1 && text[j - 1] == '.') --j;
+    *sep = '/';
+    return j - i;
+  }
   if (text[i] == '/') {
     bool file_url = i >= 7 && text.substr(i - 7, 7) == "file://";
-    if (!file_url && !path_boundary(prev)) return 0;
+    if (!file_url && i > 0 && !path_boundary(prev) && !after_flag(text, i)) return 0;
+    if (after_placeholder(text, i)) return 0;
     if (i + 1 >= n || text[i + 1] == '/' || !is_path_char(text[i + 1])) return 0;
     size_t j = i + 1;
     while (j < n && is_path_char(text[j])) ++j;
@@ -96,7 +123,7 @@ size_t PathRedactor::rewrite(std::string_view text, std::string* out) {
   size_t count = 0, copied = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
-    if (c != '/' && !std::isalpha(static_cast<unsigned char>(c))) continue;
+    if (c != '/' && c != '~' && !std::isalpha(static_cast<unsigned char>(c))) continue;
     char sep = '/';
     size_t n = path_at(text, i, &sep);
     if (n == 0) continue;
@@ -265,72 +292,6 @@ size_t StringRedactor::rewrite(std::string_view text, std::string* out) {
     }
     out->push_back(c);
     i = end + 1;
-  }
-  return count;
-}
-
-namespace {
-
-std::string_view trim_left(std::string_view s) {
-  size_t i = s.find_first_not_of(" \t");
-  return i == std::string_view::npos ? std::string_view{} : s.substr(i);
-}
-size_t indent_of(std::string_view s) {
-  size_t i = s.find_first_not_of(" \t");
-  return i == std::string_view::npos ? s.size() : i;
-}
-bool traceback_location(std::string_view line) {
-  std::string_view t = trim_left(line);
-  return starts_with(t, "File \"") && t.find("\", line ") != std::string_view::npos;
-}
-
-// One line: an FX graph's `# File: ..., code: <source>` or a guard's
-// `<guard>  # <source>  # <file>:<line> in <fn>`.
-size_t redact_line(std::string_view line, std::string* out) {
-  size_t file = line.find("# File: ");
-  size_t code = file == std::string_view::npos ? file : line.find(", code: ", file);
-  if (code != std::string_view::npos && code + 8 < line.size()) {
-    out->append(line.substr(0, code + 8)).append("<code>");
-    return 1;
-  }
-  size_t first = line.find(" # ");
-  size_t last = line.rfind("  # ");
-  if (first != std::string_view::npos && last != std::string_view::npos && last > first + 2) {
-    std::string_view source = line.substr(first + 3, last - first - 3);
-    if (source.find_first_not_of(" \t") != std::string_view::npos) {
-      out->append(line.substr(0, first + 3)).append("<code>").append(line.substr(last));
-      return 1;
-    }
-  }
-  out->append(line);
-  return 0;
-}
-
-}  // namespace
-
-size_t redact_quoted_code(std::string_view text, std::string* out) {
-  size_t count = 0;
-  bool after_location = false;
-  size_t location_indent = 0;
-  while (true) {
-    size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    if (traceback_location(line)) {
-      after_location = true;
-      location_indent = indent_of(line);
-      count += redact_line(line, out);
-    } else if (after_location && indent_of(line) > location_indent && !trim_left(line).empty() &&
-               trim_left(line).find_first_not_of("^~ ") != std::string_view::npos) {
-      out->append(line.substr(0, indent_of(line))).append("<code>");
-      ++count;
-      after_location = false;
-    } else {
-      after_location = false;
-      count += redact_line(line, out);
-    }
-    if (nl == std::string_view::npos) break;
-    out->push_back('\n');
-    text.remove_prefix(nl + 1);
   }
   return count;
 }

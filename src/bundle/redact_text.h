@@ -1,7 +1,7 @@
 // The text rules of a redacted bundle: folders of absolute paths become
 // stable placeholders (<dir-N>, <site-packages>, <inductor-cache>,
-// <python-lib>), Python string constants become '<str-N>', and source lines
-// quoted in tracebacks and guard comments become <code>. Each rule appends
+// <python-lib>) and Python string constants become '<str-N>' (code:
+// redact_code.h). Each rule appends
 // its result to `out` and returns how many things it replaced; the same
 // original always gets the same placeholder within one bundle.
 #pragma once
@@ -38,11 +38,5 @@ class StringRedactor {
   std::string placeholder(std::string_view constant);
   std::unordered_map<std::string, size_t> ids_;
 };
-
-// Python tracebacks (`File "f.py", line 3, in fn` followed by the source
-// line), FX graph comments (`# File: f.py:3 in fn, code: y = x + 1`) and
-// guard comments (`guard  # source line  # f.py:3 in fn`): the source part
-// becomes <code>.
-size_t redact_quoted_code(std::string_view text, std::string* out);
 
 }  // namespace tlscope::bundle

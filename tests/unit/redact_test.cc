@@ -5,7 +5,9 @@
 #include <string>
 
 #include "bundle/json_rewrite.h"
+#include "bundle/redact_code.h"
 #include "bundle/redact_text.h"
+#include "trace/md5.h"
 
 namespace tlscope::bundle {
 namespace {
@@ -131,24 +133,84 @@ TEST(StringRedactor, KeepsNamesDevicesAndProse) {
 
 std::string code(std::string_view text) {
   std::string out;
-  redact_quoted_code(text, &out);
+  redact_code(text, &out);
   return out;
 }
 
-TEST(QuotedCode, SourceLinesBecomeCode) {
+TEST(LineShape, CodeByWhatItIs) {
+  for (std::string_view def : {"def forward(self, L_x_ : torch.Tensor):", "  async def f(x):",
+                               "class GraphModule(torch.nn.Module):", "class A:", "graph():",
+                               "extern \"C\" void kernel(const float* in_ptr0)"})
+    EXPECT_EQ(line_shape(def), LineShape::kDefinition) << def;
+  for (std::string_view st :
+       {"add = torch.ops.aten.add.Tensor(erf, 1);  erf = None",
+        "        add: \"f32[1, 320][320, 1]cuda:0\" = torch.ops.aten.add.Tensor(erf, 1)",
+        "a, b = c", "self.count += 1", "x: int = 3", "*rest, last = items", "return (y,)",
+        "return", "yield x", "raise ValueError(msg)", "import torch", "from torch import nn",
+        "if x.sum() > 0:", "for i in range(3):", "with torch.no_grad():", "else:",
+        "@triton.jit", "%add : [num_users=1] = call_function[target=torch.ops.aten.add](args = (x,))",
+        "#include <torch/extension.h>", "auto tmp0 = in_ptr0[x0];", "assert x.dim() == 2"})
+    EXPECT_EQ(line_shape(st), LineShape::kStatement) << st;
+  // Messages, guards and reasons stay prose: the doctor reads them.
+  for (std::string_view prose :
+       {"L['x'] == 3", "___check_obj_id(L['self'], 140234)", "L['self'].training == True",
+        "| +- GuardManager: source=L['x'], accessed_by=DictGetItemGuardAccessor('x')",
+        "source=L['x'], accessed_by=DictGetItemGuardAccessor('x')",
+        "Graph Break Reason: Call to `print` (builtin 'x')",
+        "triggered by the following guard failure(s):", "0/0: tensor 'L['x']' size mismatch",
+        "Unsupported: call_function BuiltinVariable(print) [ConstantVariable()] {}",
+        "Set torch._dynamo.config.capture_scalar_outputs = True to trace it",
+        "for example: torch.compile(model)", "import failed: no module named x. See docs", "",
+        "RuntimeError: expected 4 = 4 to hold", "x=1", "compile_id = 0/1 failed: see log"})
+    EXPECT_EQ(line_shape(prose), LineShape::kProse) << prose;
+}
+
+TEST(RedactCode, AProgramIsReplacedWhole) {
+  std::string graph = "\ndef forward(self, arg0_1):\n    mul = torch.ops.aten.mul.Tensor(arg0_1, 0.5)\n"
+                      "    return (mul,)";
+  EXPECT_EQ(code(graph), "<code: 4 lines, md5 " + trace::to_hex(trace::md5(graph)) + ">");
+  EXPECT_EQ(code("y = x + secret"), "<code>");
+  EXPECT_EQ(code("a = f(x)\nb = g(a)\nmessage"), "<code: 3 lines, md5 " +
+                                                    trace::to_hex(trace::md5("a = f(x)\nb = g(a)\nmessage")) + ">");
+}
+
+TEST(RedactCode, SourceLinesInMessagesBecomeCode) {
   EXPECT_EQ(code("User code traceback:\n  File \"m.py\", line 5, in forward\n    print(x)\n"
                  "        ^^^^^^^^\nnext"),
             "User code traceback:\n  File \"m.py\", line 5, in forward\n    <code>\n"
             "        ^^^^^^^^\nnext");
+  EXPECT_EQ(code("Graph break in user code\n  File \"m.py\", line 5, in forward\n"
+                 "    x = compute(secret)\nReason: Unsupported: data dependent"),
+            "Graph break in user code\n  File \"m.py\", line 5, in forward\n    <code>\n"
+            "Reason: Unsupported: data dependent");
   EXPECT_EQ(code("    # File: m.py:3 in forward, code: y = x + secret"),
             "    # File: m.py:3 in forward, code: <code>");
   EXPECT_EQ(code("| +- TYPE_MATCH: ___check_type_id(L['a'], 1)   # a, *_ = args  # o.py:5 in f"),
             "| +- TYPE_MATCH: ___check_type_id(L['a'], 1)   # <code>  # o.py:5 in f");
+  EXPECT_EQ(code("Recompiling because:\n  secret_total = model(batch)\nsee above\nand below"),
+            "Recompiling because:\n  <code>\nsee above\nand below");
+  // A traceback escaped twice: its newlines are the two characters \n.
+  EXPECT_EQ(code(R"(  File "m.py", line 74, in f\n    q = (q * c) + rot(q)\n  File "m.py", line 9)"),
+            R"(  File "m.py", line 74, in f\n    <code>\n  File "m.py", line 9)");
   // A location alone, and a traceback line with no source after it, stay.
   for (std::string_view same :
        {"| +- DEFAULT_DEVICE: x == None          # o.py:457 in init",
-        "  File \"m.py\", line 5, in forward\n  File \"n.py\", line 1, in g", "no code here"})
+        "  File \"m.py\", line 5, in forward\n  File \"n.py\", line 1, in g", "no code here",
+        "0/0: L['x'].size()[0] == 4\n0/1: ___check_obj_id(L['self'], 7)"})
     EXPECT_EQ(code(same), same);
+}
+
+TEST(PathRedactor, FindsPathsInsideFlagsHomesAndLongerTexts) {
+  PathRedactor p;
+  EXPECT_EQ(paths(p, "gcc -I/home/alice/.local/include -L/opt/secret/lib x.c"),
+            "gcc -I<dir-1> -L<dir-2> x.c");
+  EXPECT_EQ(paths(p, "see ~/proj/model.py and ~bob/work/x.py"),
+            "see <dir-3>/model.py and <dir-4>/x.py");
+  EXPECT_EQ(paths(p, "x*/data/secret/external/y.bin"), "x*<dir-5>/y.bin");
+  EXPECT_EQ(paths(p, "in>/data/secret/external/y.bin"), "in><dir-5>/y.bin");
+  EXPECT_EQ(paths(p, "(s0 + 1)/s1/s2 and a.b/c/d"), "(s0 + 1)/s1/s2 and a.b/c/d");
+  EXPECT_EQ(paths(p, "/home/u/.local/lib/python3.9/site-packages/triton/backends/nvidia"),
+            "<site-packages>/triton/backends/nvidia");
 }
 
 }  // namespace

@@ -1,0 +1,149 @@
+// The bundle's promise as a property, checked on every log we have (the
+// corpus, the recorded PyTorch traces, the logs of tests/ and examples/) in
+// every redaction mode: no line of code and no folder of an absolute path
+// of the original survives anywhere in the bundle (tests/support/
+// leak_detector.h looks for the things themselves, in every file and every
+// JSON-decoded form), and the doctor reads the bundle's log as it reads the
+// original. With --redact none the same detector must find what is there,
+// so that a detector that finds nothing cannot pass for a safe bundle.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bundle_helpers.h"
+#include "leak_detector.h"
+
+namespace tlscope_test {
+namespace {
+
+namespace lk = leaks;
+
+struct Mode {
+  std::string name;
+  std::vector<std::string> args;
+  bool code, paths;
+};
+const std::vector<Mode> kModes = {{"all", {}, true, true},
+                                  {"code", {"--redact", "code"}, true, false},
+                                  {"paths", {"--redact", "paths"}, false, true},
+                                  {"strings", {"--redact", "strings"}, false, false},
+                                  {"none", {"--redact", "none"}, false, false}};
+
+struct RealLog {
+  std::string name;
+  fs::path path;
+};
+void PrintTo(const Mode& m, std::ostream* os) { *os << m.name; }
+void PrintTo(const RealLog& l, std::ostream* os) { *os << l.path; }
+
+void add_files(const fs::path& dir, const std::string& prefix, std::vector<RealLog>* v,
+               bool (*keep)(const fs::path&)) {
+  if (!fs::is_directory(dir)) return;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && keep(e.path()))
+      v->push_back({param_name(prefix + "_" + fs::relative(e.path(), dir).string()), e.path()});
+}
+
+std::vector<RealLog> every_log() {
+  std::vector<RealLog> v;
+  auto any = [](const fs::path& p) { return p.filename() != "LICENSE"; };
+  auto gz = [](const fs::path& p) { return p.extension() == ".gz"; };
+  auto log = [](const fs::path& p) { return p.extension() == ".log"; };
+  if (corpus_present()) {
+    add_files(kCorpusRoot / "tlparse/inputs", "Corpus", &v, any);
+    add_files(kCorpusRoot / "tlparse_upstream/tests/inputs", "CorpusUpstream", &v, any);
+  }
+  add_files(kRecorded, "Recorded", &v, gz);
+  add_files(fs::path(TLSCOPE_DATA) / "vllm", "Tests", &v, log);
+  add_files(fs::path(TLSCOPE_EXAMPLES), "Examples", &v, log);
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return v;
+}
+
+std::string listing(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size() && i < 5; ++i) s += "\n    " + v[i].substr(0, 160);
+  if (v.size() > 5) s += "\n    ... " + std::to_string(v.size() - 5) + " more";
+  return s;
+}
+
+class BundleProperty : public ::testing::TestWithParam<std::tuple<RealLog, Mode>> {
+ protected:
+  TempDir tmp_;
+};
+
+TEST_P(BundleProperty, NoCodeNoFoldersAndTheSameDoctor) {
+  const auto& [log, mode] = GetParam();
+  Bundle b = make_bundle(log.path, tmp_ / "b", mode.args);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  ASSERT_FALSE(b.tar.empty());
+  std::string original = load_log(log.path);
+  lk::Leaks l = lk::find_leaks(original, b.tar, mode.code, mode.paths);
+  EXPECT_TRUE(l.code.empty()) << l.code.size() << " lines of code of the original survive:"
+                              << listing(l.code);
+  EXPECT_TRUE(l.folders.empty()) << l.folders.size() << " folders of the original survive:"
+                                 << listing(l.folders);
+  if (mode.name == "none") {
+    // Nothing was redacted: what the original holds, the detector finds.
+    lk::Leaks all = lk::find_leaks(original, b.tar);
+    EXPECT_EQ(all.code.empty(), lk::code_lines(original).empty());
+    EXPECT_EQ(all.folders.size(), lk::path_folders(original).size()) << listing(all.folders);
+  }
+  json a = summary_json(log.path, tmp_.path()), c = summary_json(b.log, tmp_.path());
+  EXPECT_EQ(doctor_shape(a), doctor_shape(c))
+      << "original:\n"
+      << doctor_shape(a).dump(1).substr(0, 3000) << "\nbundle:\n"
+      << doctor_shape(c).dump(1).substr(0, 3000);
+  EXPECT_EQ(doctor_shape(b.summary), doctor_shape(c));
+  // The full report (line statistics, compile ids, artifacts) once per log.
+  if (mode.name == "all") expect_same_reading(log.path, b, tmp_.path());
+}
+
+std::string case_name(const ::testing::TestParamInfo<std::tuple<RealLog, Mode>>& info) {
+  return std::get<0>(info.param).name + "_" + std::get<1>(info.param).name;
+}
+// The corpus's names start with "Corpus": a lone clone leaves them out.
+INSTANTIATE_TEST_SUITE_P(Logs, BundleProperty,
+                         ::testing::Combine(::testing::ValuesIn(every_log()),
+                                            ::testing::ValuesIn(kModes)),
+                         case_name);
+
+// ---- The detector itself: it finds what is there ------------------------
+
+TEST(LeakDetector, FindsCodeAndFoldersInEveryForm) {
+  std::string original =
+      R"x({"loc": "total_secret_loss = criterion(output, target)"})x"
+      "\n\tdef forward(self, L_x_ : torch.Tensor):\n"
+      R"x({"components": ["gm:\n    add = torch.ops.aten.add.Tensor(erf, 1);  erf = None\n"]})x"
+      "\n-I/home/alice/.local/include /data/team/external/x.bin file:///srv/www/p.html\n";
+  std::set<std::string> code = lk::code_lines(original);
+  EXPECT_EQ(code, (std::set<std::string>{"def forward(self, L_x_ : torch.Tensor):",
+                                         "add = torch.ops.aten.add.Tensor(erf, 1);  erf = None",
+                                         "total_secret_loss = criterion(output, target)"}));
+  EXPECT_EQ(lk::path_folders(original),
+            (std::set<std::string>{"/home/alice/", "/data/team/", "/srv/www/"}));
+  // Found again when the bundle holds them escaped once more.
+  std::string shared = json(original).dump();
+  lk::Leaks l = lk::find_leaks(original, shared);
+  EXPECT_EQ(l.code.size(), 3u);
+  EXPECT_EQ(l.folders.size(), 3u);
+  EXPECT_FALSE(lk::find_leaks(original, "<code> <dir-1>/x.bin").any());
+}
+
+TEST(LeakDetector, LeavesProseGuardsAndRelativePaths) {
+  for (std::string_view text :
+       {"L['x'].size()[0] == 4  # a guard, not code, even if it is long",
+        "source=L['x'], accessed_by=DictGetItemGuardAccessor('x')",
+        "subclass_inp_meta=[PlainTensorMeta(unwrapped_idx=0, memory_format=None)]",
+        "return value is not supported"})
+    EXPECT_TRUE(lk::code_lines(text).empty()) << text;
+  EXPECT_TRUE(
+      lk::path_folders("torch/_dynamo/utils.py https://github.com/pytorch/pytorch (s0)/s1/s2/")
+          .empty());
+}
+
+}  // namespace
+}  // namespace tlscope_test
