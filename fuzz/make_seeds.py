@@ -26,7 +26,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MAX_SEED = 64 * 1024
-HARNESSES = ["lines", "envelope", "pipeline", "escape", "multirank", "compressed"]
+HARNESSES = ["lines", "envelope", "pipeline", "escape", "multirank", "compressed", "redact"]
 GLOG = re.compile(rb"^[VIWEC]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]*\] ")
 
 
@@ -138,6 +138,7 @@ def seeds_for(logs, ranks, per_log, rng):
             s["lines"].append(bytes([rng.randrange(256)]) + p)
             s["pipeline"].append(bytes([rng.randrange(16)]) + p)
             s["multirank"].append(p[: MAX_SEED // 2] + b"--rank 1--\n" + p[MAX_SEED // 2:])
+            s["redact"].append(bytes([len(p) % 256]) + p)  # no draw: other seeds stay
         for p in pieces(data, 2, rng, 8192):
             for kind in (0, 1, 2):
                 s["compressed"].append(bytes([kind, rng.randrange(256)]) + p)
@@ -179,7 +180,9 @@ def write_dict(path):
                "false", "\"has_payload\": \"", "\"frame_id\": 0", "\"frame_compile_id\": 0",
                "\"attempt\": 1", "\"compiled_autograd_id\": 0", "\"rank\": 0", "--rank 1--\\x0a",
                "<script", "</script>", "javascript:", "&amp;", "\\xc0\\xaf", "\\xef\\xbf\\xbd",
-               "\\x1f\\x8b", "(\\xb5/\\xfd", "0/0", "[0/0]", "-_0_0_0"]
+               "\\x1f\\x8b", "(\\xb5/\\xfd", "0/0", "[0/0]", "-_0_0_0", "def ", "return ",
+               " = ", "  File \"", "\", line ", "/home/", "-I/", "~/", "file://", "site-packages",
+               "\\\\n", "# File: ", ", code: "]
     with open(path, "w") as f:
         for i, t in enumerate(tokens):
             esc = t.replace('"', '\\"') if not t.startswith("\\x") else t

@@ -206,7 +206,8 @@ bool c_statement(std::string_view t) {
   if (starts_with(t, "#include") || starts_with(t, "#pragma") || starts_with(t, "#define"))
     return true;
   std::string_view c = t;
-  if (size_t comment = c.find(" //"); comment != std::string_view::npos) c = trim(c.substr(0, comment));
+  if (size_t comment = c.find(" //"); comment != std::string_view::npos)
+    c = trim(c.substr(0, comment));
   if (ends_with(c, ";"))
     return c.find('=') != std::string_view::npos || c.find('(') != std::string_view::npos;
   if (ends_with(c, "{")) return c.find('(') != std::string_view::npos;
@@ -241,8 +242,7 @@ LineShape line_shape(std::string_view line) {
     size_t i = skip_blanks(t, 5);
     if (i == t.size() || ident_start(t[i])) return LineShape::kStatement;
   }
-  if (t[0] == '@' && t.size() > 1 && ident_start(t[1]) &&
-      t.find(' ') == std::string_view::npos)
+  if (t[0] == '@' && t.size() > 1 && ident_start(t[1]) && t.find(' ') == std::string_view::npos)
     return LineShape::kStatement;  // a decorator
   if (assignment(t) || block_header(t) || import_line(t) || fx_node(t) || c_statement(t))
     return LineShape::kStatement;
@@ -309,9 +309,14 @@ Census census(std::string_view text) {
     ++c.lines;
     if (!trim(line).empty()) ++c.nonblank;
     switch (line_shape(line)) {
-      case LineShape::kDefinition: ++c.definitions; break;
-      case LineShape::kStatement: ++c.statements; break;
-      case LineShape::kProse: break;
+      case LineShape::kDefinition:
+        ++c.definitions;
+        break;
+      case LineShape::kStatement:
+        ++c.statements;
+        break;
+      case LineShape::kProse:
+        break;
     }
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + brk);

@@ -26,7 +26,8 @@ struct Bundle {
   json manifest, summary;
 };
 
-inline Bundle make_bundle(const fs::path& log, const fs::path& dir, std::vector<std::string> extra = {}) {
+inline Bundle make_bundle(const fs::path& log, const fs::path& dir,
+                          std::vector<std::string> extra = {}) {
   Bundle b;
   fs::create_directories(dir / "x");
   std::vector<std::string> args = {"bundle", log.string(), "-o", (dir / "b.tar.zst").string()};
@@ -99,7 +100,8 @@ inline ReportFacts report_facts(const fs::path& log, const fs::path& out, const 
   return f;
 }
 
-inline void expect_same_reading(const fs::path& original, const Bundle& b, const fs::path& scratch) {
+inline void expect_same_reading(const fs::path& original, const Bundle& b,
+                                const fs::path& scratch) {
   ASSERT_FALSE(b.log.empty());
   json a = summary_json(original, scratch), c = summary_json(b.log, scratch);
   EXPECT_EQ(doctor_shape(a), doctor_shape(c))
@@ -118,6 +120,5 @@ inline void expect_same_reading(const fs::path& original, const Bundle& b, const
 inline void expect_absent(const Bundle& b, const std::string& what, const std::string& why) {
   EXPECT_EQ(b.tar.find(what), std::string::npos) << why << ": \"" << what << "\" is in the bundle";
 }
-
 
 }  // namespace tlscope_test

@@ -82,10 +82,10 @@ TEST_P(BundleProperty, NoCodeNoFoldersAndTheSameDoctor) {
   ASSERT_FALSE(b.tar.empty());
   std::string original = load_log(log.path);
   lk::Leaks l = lk::find_leaks(original, b.tar, mode.code, mode.paths);
-  EXPECT_TRUE(l.code.empty()) << l.code.size() << " lines of code of the original survive:"
-                              << listing(l.code);
-  EXPECT_TRUE(l.folders.empty()) << l.folders.size() << " folders of the original survive:"
-                                 << listing(l.folders);
+  EXPECT_TRUE(l.code.empty()) << l.code.size()
+                              << " lines of code of the original survive:" << listing(l.code);
+  EXPECT_TRUE(l.folders.empty()) << l.folders.size()
+                                 << " folders of the original survive:" << listing(l.folders);
   if (mode.name == "none") {
     // Nothing was redacted: what the original holds, the detector finds.
     lk::Leaks all = lk::find_leaks(original, b.tar);

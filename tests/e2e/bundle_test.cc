@@ -94,13 +94,14 @@ std::string marker_log() {
                          {"  File \"/srv/SECRETSRV/m.py\", line 3, in f\\n"
                           "    q = SECRETQ(x) * 2\\n"}}})
                       .dump());
-  log += record(with({{"expression_created",
-                       {{"method", "add"},
-                        {"result", "s0 + 1"},
-                        {"user_stack",
-                         {{{"line", 3}, {"name", "f"}, {"filename", 0}, {"loc", "z = SECRETZ + 1"}}}},
-                        {"floc", "  File \"m.py\", line 3, in f\n    return SECRETRET(x)"}}}},
-                     ids(0, 0)));
+  log +=
+      record(with({{"expression_created",
+                    {{"method", "add"},
+                     {"result", "s0 + 1"},
+                     {"user_stack",
+                      {{{"line", 3}, {"name", "f"}, {"filename", 0}, {"loc", "z = SECRETZ + 1"}}}},
+                     {"floc", "  File \"m.py\", line 3, in f\n    return SECRETRET(x)"}}}},
+                  ids(0, 0)));
   // A recompile on a string constant, and a graph break with a traceback.
   log += artifact(0, 1, "recompile_reasons", "json",
                   json::array({"0/0: L['mode'] == 'SECRETGUARD'"}).dump());

@@ -39,10 +39,19 @@ inline std::string unescape_json(std::string_view s) {
     }
     char e = s[++i];
     switch (e) {
-      case 'n': out.push_back('\n'); break;
-      case 't': out.push_back('\t'); break;
-      case 'r': out.push_back('\r'); break;
-      case 'b': case 'f': out.push_back(' '); break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 'b':
+      case 'f':
+        out.push_back(' ');
+        break;
       case 'u':
         // Only ASCII matters to the detector; others become '?'.
         if (i + 4 < s.size()) {
@@ -51,10 +60,14 @@ inline std::string unescape_json(std::string_view s) {
           for (size_t k = 1; k <= 4; ++k) {
             char h = s[i + k];
             v <<= 4;
-            if (h >= '0' && h <= '9') v |= static_cast<unsigned>(h - '0');
-            else if (h >= 'a' && h <= 'f') v |= static_cast<unsigned>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') v |= static_cast<unsigned>(h - 'A' + 10);
-            else ok = false;
+            if (h >= '0' && h <= '9')
+              v |= static_cast<unsigned>(h - '0');
+            else if (h >= 'a' && h <= 'f')
+              v |= static_cast<unsigned>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+              v |= static_cast<unsigned>(h - 'A' + 10);
+            else
+              ok = false;
           }
           if (ok) {
             out.push_back(v < 0x80 ? static_cast<char>(v) : '?');
@@ -65,7 +78,9 @@ inline std::string unescape_json(std::string_view s) {
         out.push_back('\\');
         out.push_back('u');
         break;
-      default: out.push_back(e); break;  // \" \\ \/
+      default:
+        out.push_back(e);
+        break;  // \" \\ \/
     }
   }
   return out;
@@ -96,9 +111,8 @@ inline std::string_view trim(std::string_view s) {
 inline bool assignment_from_call(std::string_view t) {
   if (t.empty() || !(std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_')) return false;
   size_t i = 0;
-  while (i < t.size() && (word(t[i]) || t[i] == '.' || t[i] == '[' || t[i] == ']' ||
-                          t[i] == '\'' || t[i] == '*' || t[i] == ',' ||
-                          (t[i] == ' ' && i > 0 && t[i - 1] == ',')))
+  while (i < t.size() && (word(t[i]) || t[i] == '.' || t[i] == '[' || t[i] == ']' || t[i] == '\'' ||
+                          t[i] == '*' || t[i] == ',' || (t[i] == ' ' && i > 0 && t[i - 1] == ',')))
     ++i;
   if (i < t.size() && t[i] == ':') {  // an annotation, up to " = "
     size_t eq = t.find(" = ", i);
@@ -119,8 +133,7 @@ inline bool is_code_line(std::string_view line) {
   if (detail::starts(t, "def ") && t.find('(') != std::string_view::npos) return true;
   if (detail::starts(t, "class ") && t.find_first_of("(:") != std::string_view::npos) return true;
   // `return f(x)`, `return (y,)`, `return a + b`; not "return value is ...".
-  if (detail::starts(t, "return ") &&
-      t.find_first_of("()[],=+-*/", 7) != std::string_view::npos)
+  if (detail::starts(t, "return ") && t.find_first_of("()[],=+-*/", 7) != std::string_view::npos)
     return true;
   return detail::assignment_from_call(t);
 }
@@ -224,7 +237,8 @@ inline std::vector<std::string> find_all(const std::set<std::string>& needles,
       for (auto it = lo; it != hi; ++it)
         if (h.compare(i, it->second->size(), *it->second) == 0) found.insert(*it->second);
       if (i + K >= h.size()) break;
-      r = (r - top * static_cast<unsigned char>(h[i])) * kBase + static_cast<unsigned char>(h[i + K]);
+      r = (r - top * static_cast<unsigned char>(h[i])) * kBase +
+          static_cast<unsigned char>(h[i + K]);
     }
   }
   return {found.begin(), found.end()};

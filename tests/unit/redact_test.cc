@@ -145,11 +145,25 @@ TEST(LineShape, CodeByWhatItIs) {
   for (std::string_view st :
        {"add = torch.ops.aten.add.Tensor(erf, 1);  erf = None",
         "        add: \"f32[1, 320][320, 1]cuda:0\" = torch.ops.aten.add.Tensor(erf, 1)",
-        "a, b = c", "self.count += 1", "x: int = 3", "*rest, last = items", "return (y,)",
-        "return", "yield x", "raise ValueError(msg)", "import torch", "from torch import nn",
-        "if x.sum() > 0:", "for i in range(3):", "with torch.no_grad():", "else:",
-        "@triton.jit", "%add : [num_users=1] = call_function[target=torch.ops.aten.add](args = (x,))",
-        "#include <torch/extension.h>", "auto tmp0 = in_ptr0[x0];", "assert x.dim() == 2"})
+        "a, b = c",
+        "self.count += 1",
+        "x: int = 3",
+        "*rest, last = items",
+        "return (y,)",
+        "return",
+        "yield x",
+        "raise ValueError(msg)",
+        "import torch",
+        "from torch import nn",
+        "if x.sum() > 0:",
+        "for i in range(3):",
+        "with torch.no_grad():",
+        "else:",
+        "@triton.jit",
+        "%add : [num_users=1] = call_function[target=torch.ops.aten.add](args = (x,))",
+        "#include <torch/extension.h>",
+        "auto tmp0 = in_ptr0[x0];",
+        "assert x.dim() == 2"})
     EXPECT_EQ(line_shape(st), LineShape::kStatement) << st;
   // Messages, guards and reasons stay prose: the doctor reads them.
   for (std::string_view prose :
@@ -166,12 +180,14 @@ TEST(LineShape, CodeByWhatItIs) {
 }
 
 TEST(RedactCode, AProgramIsReplacedWhole) {
-  std::string graph = "\ndef forward(self, arg0_1):\n    mul = torch.ops.aten.mul.Tensor(arg0_1, 0.5)\n"
-                      "    return (mul,)";
+  std::string graph =
+      "\ndef forward(self, arg0_1):\n    mul = torch.ops.aten.mul.Tensor(arg0_1, 0.5)\n"
+      "    return (mul,)";
   EXPECT_EQ(code(graph), "<code: 4 lines, md5 " + trace::to_hex(trace::md5(graph)) + ">");
   EXPECT_EQ(code("y = x + secret"), "<code>");
-  EXPECT_EQ(code("a = f(x)\nb = g(a)\nmessage"), "<code: 3 lines, md5 " +
-                                                    trace::to_hex(trace::md5("a = f(x)\nb = g(a)\nmessage")) + ">");
+  EXPECT_EQ(
+      code("a = f(x)\nb = g(a)\nmessage"),
+      "<code: 3 lines, md5 " + trace::to_hex(trace::md5("a = f(x)\nb = g(a)\nmessage")) + ">");
 }
 
 TEST(RedactCode, SourceLinesInMessagesBecomeCode) {
@@ -190,8 +206,9 @@ TEST(RedactCode, SourceLinesInMessagesBecomeCode) {
   EXPECT_EQ(code("Recompiling because:\n  secret_total = model(batch)\nsee above\nand below"),
             "Recompiling because:\n  <code>\nsee above\nand below");
   // A traceback escaped twice: its newlines are the two characters \n.
-  EXPECT_EQ(code(R"(  File "m.py", line 74, in f\n    q = (q * c) + rot(q)\n  File "m.py", line 9)"),
-            R"(  File "m.py", line 74, in f\n    <code>\n  File "m.py", line 9)");
+  EXPECT_EQ(
+      code(R"(  File "m.py", line 74, in f\n    q = (q * c) + rot(q)\n  File "m.py", line 9)"),
+      R"(  File "m.py", line 74, in f\n    <code>\n  File "m.py", line 9)");
   // A location alone, and a traceback line with no source after it, stay.
   for (std::string_view same :
        {"| +- DEFAULT_DEVICE: x == None          # o.py:457 in init",
