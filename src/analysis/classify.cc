@@ -79,6 +79,22 @@ const char* category_name(Category c) {
       return "unsupported_bytecode";
     case Category::kInternalRestart:
       return "internal_restart";
+    case Category::kUnsupportedBuiltin:
+      return "unsupported_builtin";
+    case Category::kUserObject:
+      return "user_object";
+    case Category::kException:
+      return "exception";
+    case Category::kAutograd:
+      return "autograd";
+    case Category::kCustomOp:
+      return "custom_op";
+    case Category::kTensorFeature:
+      return "tensor_feature";
+    case Category::kHigherOrderOp:
+      return "higher_order_op";
+    case Category::kDistributed:
+      return "distributed";
     case Category::kCompileError:
       return "compile_error";
     case Category::kUnclassified:
@@ -111,33 +127,6 @@ Category classify_recompile(std::string_view reason) {
   if (contains_any(low, {"___check_obj_id", "___check_type_id", "id_match", "type_match",
                          "___check_current_backend", "object id", "type mismatch"}))
     return optimizer ? Category::kOptimizerConstant : Category::kObjectIdentity;
-  return Category::kUnclassified;
-}
-
-Category classify_graph_break(std::string_view reason) {
-  std::string low = lower(reason);
-  if (contains_any(low, {"torch._dynamo.graph_break()", "user-inserted graph break",
-                         "skip function graph_break"}))
-    return Category::kExplicitBreak;
-  if (contains_any(low, {"restartanalysis", "tensorifyscalarrestart", "speculationrestart"}))
-    return Category::kInternalRestart;
-  if (contains_any(low, {"`print`", "builtin print", "print(", "logging", "logger", "warnings.warn",
-                         "`warn`"}))
-    return Category::kPrintLogging;
-  if (contains_any(
-          low, {"dynamic output shape", "dynamic shape operator", "nonzero", "masked_select",
-                "aten.unique", "data-dependent output shape", "capture_dynamic_output_shape_ops"}))
-    return Category::kDynamicShapeOp;
-  if (contains_any(low, {"data-dependent", "data dependent", "dynamic control flow", "generic_jump",
-                         "tensor.item()", "capture_scalar_outputs"}))
-    return Category::kDataDependent;
-  if (contains_any(low, {"numpy", " np."})) return Category::kNumpy;
-  if (contains_any(low, {"marked as skipped", "skip_files", "torch._dynamo.disable",
-                         "torch.compiler.disable", "skipped function", "disabled"}))
-    return Category::kSkipped;
-  if (contains_any(low, {"context manager", "contextmanager", "contextlib"}))
-    return Category::kContextManager;
-  if (contains_any(low, {"bytecode", "opcode"})) return Category::kUnsupportedBytecode;
   return Category::kUnclassified;
 }
 
@@ -184,10 +173,14 @@ std::string advice_text(Category c, std::string_view subject) {
              "large part compiled once.";
     case Category::kPrintLogging:
       return "print, logging or warnings calls inside compiled code break the graph. Move them "
-             "out of the compiled function or drop them from the hot path.";
+             "out of the compiled function or drop them from the hot path; a logging function "
+             "whose output may come after the graph runs can be listed in "
+             "torch._dynamo.config.reorderable_logging_functions.";
     case Category::kDataDependent:
-      return "Control flow depends on a tensor's value (e.g. `if x.sum() > 0:`). Rewrite it "
-             "with torch.where or torch.cond, or move the branch out of the compiled region.";
+      return "Control flow or a Python value depends on a tensor's data (e.g. `if x.sum() > "
+             "0:`, `x.item()`, `x.tolist()`). Rewrite branches with torch.where or torch.cond, "
+             "set torch._dynamo.config.capture_scalar_outputs = True to keep .item() in the "
+             "graph, or move the branch out of the compiled region.";
     case Category::kDynamicShapeOp:
       return "An operator whose output shape depends on the data (nonzero, unique, "
              "masked_select, ...) breaks the graph. Set "
@@ -197,21 +190,66 @@ std::string advice_text(Category c, std::string_view subject) {
       return "NumPy calls inside compiled code break the graph. Use torch operations, or keep "
              "the NumPy work outside the compiled function.";
     case Category::kSkipped:
-      return "A function that Dynamo skips, or one wrapped in torch.compiler.disable, was "
-             "called. If that code does not benefit from compilation this is expected; "
-             "otherwise call it outside the compiled region.";
+      return "A function that Dynamo skips (a library on its skip list, or code wrapped in "
+             "torch.compiler.disable) was called. If that code does not benefit from "
+             "compilation this is expected; otherwise call it outside the compiled region, or, "
+             "for a function that only computes on tensors, let Dynamo trace it "
+             "(torch._dynamo.allow_in_graph).";
     case Category::kExplicitBreak:
       return "The code calls torch._dynamo.graph_break() on purpose. Remove the call if the "
              "break is no longer wanted.";
     case Category::kContextManager:
-      return "An unsupported context manager was entered inside compiled code. Move the "
-             "`with` block out of the compiled function or use a supported one.";
+      return "An unsupported context manager was entered inside compiled code (a lock, a "
+             "user-defined or third-party `with`). Move the `with` block out of the compiled "
+             "function or use a supported one (torch.no_grad, torch.autocast, ...).";
     case Category::kUnsupportedBytecode:
-      return "Dynamo met a Python construct it cannot trace. Simplify it or move it out of the "
-             "compiled function; a newer PyTorch may support it.";
+      return "Dynamo met a Python construct it cannot trace (a generator, an unusual bytecode, "
+             "a comprehension or closure case, a deleted or undefined variable). Simplify it or "
+             "move it out of the compiled function; a newer PyTorch may support it.";
     case Category::kInternalRestart:
       return "Dynamo restarted its analysis internally (for example to turn a Python float "
              "into a tensor input). No action is needed unless it repeats on every call.";
+    case Category::kUnsupportedBuiltin:
+      return "A Python builtin or a function written in C (a C/C++ extension, pybind, ctypes) "
+             "was called in a way Dynamo cannot trace. Call it outside the compiled function, "
+             "use a torch operation instead, or wrap it as a custom operator "
+             "(torch.library.custom_op) so that it becomes one node of the graph.";
+    case Category::kUserObject:
+      return "A user-defined object was used in a way Dynamo cannot model (a custom "
+             "__getattr__, __setattr__ or __hash__, a descriptor, an attribute of a C type, a "
+             "method it cannot inline). Read what the compiled code needs from the object "
+             "before the call, or keep to tensors, containers, dataclasses and plain "
+             "attributes inside it.";
+    case Category::kException:
+      return "An exception was raised or caught inside traced code (or an assertion failed), "
+             "and Dynamo breaks the graph there. Validate inputs before the compiled call and "
+             "do not use exceptions for control flow in the hot path.";
+    case Category::kAutograd:
+      return "Autograd was driven from inside the compiled region (backward(), "
+             "torch.autograd.grad, hooks, an autograd.Function feature Dynamo does not trace). "
+             "Call backward outside the compiled function, register hooks before compiling, "
+             "or let compiled autograd trace the backward pass "
+             "(torch._dynamo.config.compiled_autograd = True).";
+    case Category::kCustomOp:
+      return "An operator could not run on fake tensors: a custom or third-party operator "
+             "without a fake (meta) implementation, or one that is not PT2-compliant. Register "
+             "one with torch.library.register_fake, or define the operator with "
+             "torch.library.custom_op, so that Dynamo can trace through it.";
+    case Category::kTensorFeature:
+      return "A tensor kind or tensor method Dynamo does not trace was used (sparse or nested "
+             "tensors, a tensor subclass or __torch_function__ override, data_ptr, storage, "
+             "changes of .data). Use dense tensors inside the compiled region, or do that step "
+             "outside it.";
+    case Category::kHigherOrderOp:
+      return "The body of a higher-order operator (torch.cond, torch.map, checkpoint, flex "
+             "attention, invoke_subgraph) could not be traced as one graph, often because it "
+             "mutates its inputs, has side effects or returns aliases. Make the body a pure "
+             "function of its tensor inputs.";
+    case Category::kDistributed:
+      return "A torch.distributed feature Dynamo does not trace was met (a collective or "
+             "process-group call it cannot capture, FSDP with use_orig_params=False). Use the "
+             "traceable forms (functional collectives, FSDP2 or use_orig_params=True) or make "
+             "that call outside the compiled region.";
     case Category::kCompileError:
       return "The compilation failed; with suppress_errors the frame then runs eagerly. The "
              "failure text and the dynamo_error artifact say where.";

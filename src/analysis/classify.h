@@ -27,6 +27,14 @@ enum class Category {
   kContextManager,
   kUnsupportedBytecode,
   kInternalRestart,
+  kUnsupportedBuiltin,
+  kUserObject,
+  kException,
+  kAutograd,
+  kCustomOp,
+  kTensorFeature,
+  kHigherOrderOp,
+  kDistributed,
   // failures
   kCompileError,
   kUnclassified,
@@ -39,7 +47,7 @@ std::string advice_text(Category c, std::string_view subject = {});
 
 // `reason` without its "0/1: " prefix.
 Category classify_recompile(std::string_view reason);
-Category classify_graph_break(std::string_view reason);
+// Graph breaks: graph_breaks.h.
 // A failed compile or export: kDataDependent when a data-dependent expression
 // could not be decided, else kCompileError.
 Category classify_failure(std::string_view fail_type, std::string_view reason);

@@ -39,7 +39,8 @@ struct Pattern {
 
 std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
   std::vector<RecompileReason> all;
-  for (const auto& f : d.frames) all.insert(all.end(), f.recompile_reasons.begin(), f.recompile_reasons.end());
+  for (const auto& f : d.frames)
+    all.insert(all.end(), f.recompile_reasons.begin(), f.recompile_reasons.end());
   std::map<std::string, Pattern> out;
   for (const auto& g : group_reasons(all)) {
     std::string key = std::string(category_name(g.category)) + "|" + normalize_reason(g.reason);
@@ -81,7 +82,8 @@ std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>&
 
 // The files of one compile id that hold or were made from a payload, by
 // artifact name ("dynamo_output_graph"; "#2" for a second one of that name).
-std::vector<std::pair<std::string, const model::Output*>> payload_files(const model::IndexEntry& e) {
+std::vector<std::pair<std::string, const model::Output*>> payload_files(
+    const model::IndexEntry& e) {
   std::vector<std::pair<std::string, const model::Output*>> out;
   std::map<std::string, int> seen;
   for (const auto& o : e.outputs) {
@@ -135,14 +137,18 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   auto ea = entries_of(a), eb = entries_of(b);
   std::vector<const model::IndexEntry*> both;
   for (const auto& [label, e] : ea) {
-    if (eb.count(label)) both.push_back(e);
-    else r.compile_ids_only_a.push_back(label);
+    if (eb.count(label))
+      both.push_back(e);
+    else
+      r.compile_ids_only_a.push_back(label);
   }
   for (const auto& [label, e] : eb)
     if (!ea.count(label)) r.compile_ids_only_b.push_back(label);
   std::sort(both.begin(), both.end(), id_less);
-  auto by_id = [&](std::vector<std::string>& v, const std::map<std::string, const model::IndexEntry*>& m) {
-    std::sort(v.begin(), v.end(), [&](const auto& x, const auto& y) { return id_less(m.at(x), m.at(y)); });
+  auto by_id = [&](std::vector<std::string>& v,
+                   const std::map<std::string, const model::IndexEntry*>& m) {
+    std::sort(v.begin(), v.end(),
+              [&](const auto& x, const auto& y) { return id_less(m.at(x), m.at(y)); });
   };
   by_id(r.compile_ids_only_a, ea);
   by_id(r.compile_ids_only_b, eb);

@@ -33,27 +33,39 @@ std::string ids_text(const std::vector<std::string>& ids, size_t max = 12) {
 }
 
 const char* kind_name(ArtifactChange::Kind k) {
-  return k == ArtifactChange::kChanged ? "changed" : k == ArtifactChange::kOnlyA ? "only_a" : "only_b";
+  return k == ArtifactChange::kChanged ? "changed"
+         : k == ArtifactChange::kOnlyA ? "only_a"
+                                       : "only_b";
 }
 
 json figures_json(const FrameFigures& f) {
   if (!f.present) return nullptr;
-  return {{"name", f.name},         {"compiles", f.compiles}, {"recompiles", f.recompiles},
-          {"graph_breaks", f.graph_breaks}, {"failures", f.failures},
+  return {{"name", f.name},
+          {"compiles", f.compiles},
+          {"recompiles", f.recompiles},
+          {"graph_breaks", f.graph_breaks},
+          {"failures", f.failures},
           {"compile_time_s", f.compile_time_s}};
 }
 
 json totals_json(const Totals& t) {
-  return {{"frames", t.frames},     {"compiles", t.compiles},         {"recompiles", t.recompiles},
-          {"graph_breaks", t.graph_breaks}, {"failures", t.failures}, {"compile_time_s", t.compile_time_s},
+  return {{"frames", t.frames},
+          {"compiles", t.compiles},
+          {"recompiles", t.recompiles},
+          {"graph_breaks", t.graph_breaks},
+          {"failures", t.failures},
+          {"compile_time_s", t.compile_time_s},
           {"runs", t.runs}};
 }
 
 json patterns_json(const std::vector<PatternChange>& v) {
   json out = json::array();
   for (const auto& p : v)
-    out.push_back({{"category", category_name(p.category)}, {"reason", p.pattern}, {"where", p.where},
-                   {"count_a", p.count_a}, {"count_b", p.count_b}});
+    out.push_back({{"category", category_name(p.category)},
+                   {"reason", p.pattern},
+                   {"where", p.where},
+                   {"count_a", p.count_a},
+                   {"count_b", p.count_b}});
   return out;
 }
 
@@ -62,12 +74,14 @@ json patterns_json(const std::vector<PatternChange>& v) {
 std::string diff_text(const DiffReport& d, const std::string& a, const std::string& b, bool color,
                       size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
-  std::string o = bold("tlscope diff") + "\n  A: " + clip(a, width - 5) + "\n  B: " + clip(b, width - 5) + "\n\n";
-  o += fmt::format("  compiles      {}\n  recompiles    {}\n  graph breaks  {}\n  failures      {}\n"
-                   "  compile time  {}\n",
-                   change(d.a.compiles, d.b.compiles), change(d.a.recompiles, d.b.recompiles),
-                   change(d.a.graph_breaks, d.b.graph_breaks), change(d.a.failures, d.b.failures),
-                   seconds_change(d.a.compile_time_s, d.b.compile_time_s));
+  std::string o = bold("tlscope diff") + "\n  A: " + clip(a, width - 5) +
+                  "\n  B: " + clip(b, width - 5) + "\n\n";
+  o += fmt::format(
+      "  compiles      {}\n  recompiles    {}\n  graph breaks  {}\n  failures      {}\n"
+      "  compile time  {}\n",
+      change(d.a.compiles, d.b.compiles), change(d.a.recompiles, d.b.recompiles),
+      change(d.a.graph_breaks, d.b.graph_breaks), change(d.a.failures, d.b.failures),
+      seconds_change(d.a.compile_time_s, d.b.compile_time_s));
   bool same = d.compile_ids_only_a.empty() && d.compile_ids_only_b.empty() && d.frames.empty() &&
               d.recompile_reasons.empty() && d.graph_breaks.empty() && d.artifacts.empty();
   if (same) {
@@ -76,14 +90,21 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
     return o;
   }
   if (!d.compile_ids_only_a.empty())
-    o += "\n" + wrap(fmt::format("Only in A ({}): {}", d.compile_ids_only_a.size(), ids_text(d.compile_ids_only_a)), width, 2) + "\n";
+    o += "\n" +
+         wrap(fmt::format("Only in A ({}): {}", d.compile_ids_only_a.size(),
+                          ids_text(d.compile_ids_only_a)),
+              width, 2) +
+         "\n";
   if (!d.compile_ids_only_b.empty())
     o += (d.compile_ids_only_a.empty() ? "\n" : "") +
-         wrap(fmt::format("Only in B ({}): {}", d.compile_ids_only_b.size(), ids_text(d.compile_ids_only_b)), width, 2) + "\n";
+         wrap(fmt::format("Only in B ({}): {}", d.compile_ids_only_b.size(),
+                          ids_text(d.compile_ids_only_b)),
+              width, 2) +
+         "\n";
   if (!d.frames.empty()) {
     o += "\n" + bold("Frames that changed") + "\n";
-    o += fmt::format("  {:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", "frame", "function", "compiles",
-                     "recompiles", "breaks", "failures");
+    o += fmt::format("  {:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", "frame", "function",
+                     "compiles", "recompiles", "breaks", "failures");
     for (const auto& f : d.frames) {
       std::string name = f.b.present ? f.b.name : f.a.name;
       std::string frame = std::to_string(f.frame_id);
@@ -91,16 +112,22 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
       if (!f.b.present) name += " (gone)";
       o += fmt::format("  {:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", frame, clip(name, 24),
                        change(f.a.compiles, f.b.compiles), change(f.a.recompiles, f.b.recompiles),
-                       change(f.a.graph_breaks, f.b.graph_breaks), change(f.a.failures, f.b.failures));
+                       change(f.a.graph_breaks, f.b.graph_breaks),
+                       change(f.a.failures, f.b.failures));
     }
   }
   auto patterns = [&](const char* heading, const std::vector<PatternChange>& v) {
     if (v.empty()) return;
     o += "\n" + bold(heading) + "\n";
     for (const auto& p : v) {
-      std::string state = p.count_a == 0 ? "new" : p.count_b == 0 ? "gone" : change(p.count_a, p.count_b);
+      std::string state = p.count_a == 0   ? "new"
+                          : p.count_b == 0 ? "gone"
+                                           : change(p.count_a, p.count_b);
       std::string where = p.where.empty() ? "" : " at " + p.where;
-      o += clip(fmt::format("  {:>10} [{}] {}{}", state, category_name(p.category), first_line(p.pattern), where), width) + "\n";
+      o += clip(fmt::format("  {:>10} [{}] {}{}", state, category_name(p.category),
+                            first_line(p.pattern), where),
+                width) +
+           "\n";
     }
   };
   patterns("Recompile reasons", d.recompile_reasons);
@@ -108,16 +135,23 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
   if (!d.artifacts.empty()) {
     size_t changed = 0, only_a = 0, only_b = 0;
     for (const auto& c : d.artifacts)
-      (c.kind == ArtifactChange::kChanged ? changed : c.kind == ArtifactChange::kOnlyA ? only_a : only_b)++;
-    o += "\n" + bold(fmt::format("Artifacts that differ: {} changed of {} compared, {} only in A, {} only in B",
-                                 changed, d.artifacts_compared, only_a, only_b)) + "\n";
+      (c.kind == ArtifactChange::kChanged ? changed
+       : c.kind == ArtifactChange::kOnlyA ? only_a
+                                          : only_b)++;
+    o += "\n" +
+         bold(fmt::format(
+             "Artifacts that differ: {} changed of {} compared, {} only in A, {} only in B",
+             changed, d.artifacts_compared, only_a, only_b)) +
+         "\n";
     size_t shown = 0;
     for (const auto& c : d.artifacts) {
       if (shown++ == 30) {
         o += fmt::format("  and {} more (--json lists them all)\n", d.artifacts.size() - 30);
         break;
       }
-      const char* how = c.kind == ArtifactChange::kChanged ? "changed" : c.kind == ArtifactChange::kOnlyA ? "only in A" : "only in B";
+      const char* how = c.kind == ArtifactChange::kChanged ? "changed"
+                        : c.kind == ArtifactChange::kOnlyA ? "only in A"
+                                                           : "only in B";
       o += clip(fmt::format("  {:<10} {:<9} {}", c.compile_id, how, c.artifact), width) + "\n";
     }
   }
@@ -130,17 +164,23 @@ std::string diff_json(const DiffReport& d, const std::string& a, const std::stri
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
   j["source"] = {{"a", a}, {"b", b}, {"command_line", command_line}};
   j["totals"] = {{"a", totals_json(d.a)}, {"b", totals_json(d.b)}};
-  j["compile_ids"] = {{"only_a", d.compile_ids_only_a}, {"only_b", d.compile_ids_only_b},
+  j["compile_ids"] = {{"only_a", d.compile_ids_only_a},
+                      {"only_b", d.compile_ids_only_b},
                       {"in_both", d.compile_ids_in_both.size()}};
   json frames = json::array();
   for (const auto& f : d.frames)
-    frames.push_back({{"run", f.run}, {"frame_id", f.frame_id}, {"a", figures_json(f.a)}, {"b", figures_json(f.b)}});
+    frames.push_back({{"run", f.run},
+                      {"frame_id", f.frame_id},
+                      {"a", figures_json(f.a)},
+                      {"b", figures_json(f.b)}});
   j["frames"] = frames;
   j["recompile_reasons"] = patterns_json(d.recompile_reasons);
   j["graph_breaks"] = patterns_json(d.graph_breaks);
   json arts = json::array();
   for (const auto& c : d.artifacts)
-    arts.push_back({{"compile_id", c.compile_id}, {"artifact", c.artifact}, {"change", kind_name(c.kind)},
+    arts.push_back({{"compile_id", c.compile_id},
+                    {"artifact", c.artifact},
+                    {"change", kind_name(c.kind)},
                     {"file_a", c.file_a.empty() ? json(nullptr) : json(c.file_a)},
                     {"file_b", c.file_b.empty() ? json(nullptr) : json(c.file_b)},
                     {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},

@@ -1,5 +1,7 @@
 #include "analysis/doctor.h"
 
+#include "analysis/graph_breaks.h"
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -210,10 +212,14 @@ class Diagnoser {
     auto [it, inserted] = break_index_.try_emplace(key, out_.graph_breaks.size());
     if (inserted) {
       GraphBreakGroup g;
+      GraphBreakParts parts = graph_break_parts(detail);
       g.reason = reason;
       g.normalized = normalize_reason(reason);
       g.user_frame = user_frame;
       g.detail = detail;
+      g.explanation = parts.explanation;
+      g.registry_id = parts.registry_id;
+      g.registry_url = parts.registry_url;
       g.category = cat;
       out_.graph_breaks.push_back(std::move(g));
     }
@@ -243,8 +249,9 @@ class Diagnoser {
     }
     for (const auto& n : m_.graph_break_notes) {
       if (!n.id || from_metrics.count(ref_of(n.run, *n.id))) continue;
-      add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text,
-                classify_graph_break(reason_section(n.text)));
+      Category cat = classify_graph_break(reason_section(n.text));
+      if (cat == Category::kInternalRestart) continue;
+      add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text, cat);
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
                      [](const auto& a, const auto& b) { return a.count > b.count; });
@@ -426,9 +433,11 @@ class Diagnoser {
                f.compile_ids);
     }
     for (const auto& g : out_.graph_breaks) {
-      std::string msg = advice_text(g.category);
+      GraphBreakParts parts{g.reason, g.explanation, g.registry_id, g.registry_url};
+      std::string msg = graph_break_advice(g.category, parts, g.user_frame);
       std::string flags = config_flags_named(g.detail);
       if (!flags.empty()) msg += " The reason names " + flags + ".";
+      if (std::string page = registry_note(parts); !page.empty()) msg += " " + page;
       advise(g.category, msg, g.compile_ids);
     }
     for (const auto& f : out_.failures) {

@@ -42,10 +42,13 @@ struct FrameReport {
 };
 
 struct GraphBreakGroup {
-  std::string reason;      // first line as PyTorch wrote it (of the first occurrence)
-  std::string normalized;  // grouping key
-  std::string user_frame;  // "file:line" when known
-  std::string detail;      // full text of the first occurrence
+  std::string reason;        // first line as PyTorch wrote it (of the first occurrence)
+  std::string normalized;    // grouping key
+  std::string user_frame;    // "file:line" when known
+  std::string detail;        // full text of the first occurrence
+  std::string explanation;   // PyTorch's explanation (structured form), "" if none
+  std::string registry_id;   // "GB0059" where the log links PyTorch's page on it
+  std::string registry_url;  // that page
   Category category = Category::kUnclassified;
   uint32_t count = 0;
   std::vector<CompileRef> compile_ids;

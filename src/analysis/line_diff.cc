@@ -28,7 +28,9 @@ class Differ {
  public:
   Differ(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
     std::unordered_map<std::string_view, uint32_t> ids;
-    auto id = [&](std::string_view s) { return ids.try_emplace(s, uint32_t(ids.size())).first->second; };
+    auto id = [&](std::string_view s) {
+      return ids.try_emplace(s, uint32_t(ids.size())).first->second;
+    };
     for (auto s : a) a_.push_back(id(s));
     for (auto s : b) b_.push_back(id(s));
     size_t max = a_.size() + b_.size() + 2;
@@ -55,8 +57,8 @@ class Differ {
 
   // The middle snake of a[alo, ahi) and b[blo, bhi), both non-empty: it runs
   // from (*x, *y) to (*u, *v) in absolute coordinates.
-  void middle_snake(size_t alo, size_t ahi, size_t blo, size_t bhi, size_t* x, size_t* y,
-                    size_t* u, size_t* v) {
+  void middle_snake(size_t alo, size_t ahi, size_t blo, size_t bhi, size_t* x, size_t* y, size_t* u,
+                    size_t* v) {
     const int64_t n = int64_t(ahi - alo), m = int64_t(bhi - blo), delta = n - m;
     const bool odd = (delta & 1) != 0;
     const int64_t off = n + m + 1;  // index of diagonal 0
@@ -64,8 +66,9 @@ class Differ {
     vb_[off + 1] = 0;
     for (int64_t d = 0; d <= (n + m + 1) / 2; ++d) {
       for (int64_t k = -d; k <= d; k += 2) {
-        int64_t xs = (k == -d || (k != d && vf_[off + k - 1] < vf_[off + k + 1])) ? vf_[off + k + 1]
-                                                                              : vf_[off + k - 1] + 1;
+        int64_t xs = (k == -d || (k != d && vf_[off + k - 1] < vf_[off + k + 1]))
+                         ? vf_[off + k + 1]
+                         : vf_[off + k - 1] + 1;
         int64_t ys = xs - k, xe = xs, ye = ys;
         while (xe < n && ye < m && a_[alo + xe] == b_[blo + ye]) ++xe, ++ye;
         vf_[off + k] = xe;
@@ -76,8 +79,9 @@ class Differ {
         }
       }
       for (int64_t k = -d; k <= d; k += 2) {
-        int64_t xs = (k == -d || (k != d && vb_[off + k - 1] < vb_[off + k + 1])) ? vb_[off + k + 1]
-                                                                              : vb_[off + k - 1] + 1;
+        int64_t xs = (k == -d || (k != d && vb_[off + k - 1] < vb_[off + k + 1]))
+                         ? vb_[off + k + 1]
+                         : vb_[off + k - 1] + 1;
         int64_t ys = xs - k, xe = xs, ye = ys;
         while (xe < n && ye < m && a_[ahi - 1 - xe] == b_[bhi - 1 - ye]) ++xe, ++ye;
         vb_[off + k] = xe;
@@ -188,7 +192,8 @@ std::vector<Hunk> make_hunks(const std::vector<DiffOp>& ops, size_t context) {
         equal_rows(op.a, op.b, op.count);
       } else if (op.kind == DiffOp::kDelete) {
         // Deletions paired with the insertions right after them.
-        const DiffOp* ins = j + 1 <= last && ops[j + 1].kind == DiffOp::kInsert ? &ops[j + 1] : nullptr;
+        const DiffOp* ins =
+            j + 1 <= last && ops[j + 1].kind == DiffOp::kInsert ? &ops[j + 1] : nullptr;
         size_t n = std::max(op.count, ins ? ins->count : 0);
         for (size_t k = 0; k < n; ++k)
           h.rows.push_back({DiffRow::kChange, k < op.count ? op.a + k : std::string::npos,

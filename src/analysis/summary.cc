@@ -72,7 +72,10 @@ json summary_object(const DoctorReport& d, const std::string& log,
                       {"count", g.count},
                       {"compile_ids", ids_json(g.compile_ids)},
                       {"runs", runs_json(g.compile_ids)},
-                      {"user_frame", g.user_frame}});
+                      {"user_frame", g.user_frame},
+                      {"explanation", g.explanation},
+                      {"registry_id", g.registry_id},
+                      {"registry_url", g.registry_url}});
   j["graph_breaks"] = breaks;
   json failures = json::array();
   for (const auto& f : d.failures)

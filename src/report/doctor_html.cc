@@ -95,6 +95,14 @@ Html frames_html(const analysis::DoctorReport& d) {
   return part("frames", {{"run_heading", runs ? part("run_heading") : Html()}, {"rows", rows}});
 }
 
+// The class, and PyTorch's page on the break where the log links one.
+Html break_class_cell(const analysis::GraphBreakGroup& g) {
+  Html cell = text(category_name(g.category));
+  if (!g.registry_url.empty())
+    cell += part("registry_link", {{"link", link(g.registry_url, g.registry_id)}});
+  return cell;
+}
+
 Html graph_breaks_html(const analysis::DoctorReport& d) {
   if (d.graph_breaks.empty()) return Html();
   Html rows;
@@ -102,7 +110,7 @@ Html graph_breaks_html(const analysis::DoctorReport& d) {
     rows += part("graph_break", {{"count", html_format("{}", g.count)},
                                  {"reason", text(g.reason)},
                                  {"detail", text(g.detail)},
-                                 {"category", text(category_name(g.category))},
+                                 {"category", break_class_cell(g)},
                                  {"user_frame", text(g.user_frame)},
                                  {"ids", id_links(g.compile_ids, d.several_runs())}});
   return part("graph_breaks", {{"rows", rows}});

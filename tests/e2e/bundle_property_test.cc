@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bundle_helpers.h"
+#include "every_log.h"
 #include "leak_detector.h"
 
 namespace tlscope_test {
@@ -32,36 +33,7 @@ const std::vector<Mode> kModes = {{"all", {}, true, true},
                                   {"strings", {"--redact", "strings"}, false, false},
                                   {"none", {"--redact", "none"}, false, false}};
 
-struct RealLog {
-  std::string name;
-  fs::path path;
-};
 void PrintTo(const Mode& m, std::ostream* os) { *os << m.name; }
-void PrintTo(const RealLog& l, std::ostream* os) { *os << l.path; }
-
-void add_files(const fs::path& dir, const std::string& prefix, std::vector<RealLog>* v,
-               bool (*keep)(const fs::path&)) {
-  if (!fs::is_directory(dir)) return;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && keep(e.path()))
-      v->push_back({param_name(prefix + "_" + fs::relative(e.path(), dir).string()), e.path()});
-}
-
-std::vector<RealLog> every_log() {
-  std::vector<RealLog> v;
-  auto any = [](const fs::path& p) { return p.filename() != "LICENSE"; };
-  auto gz = [](const fs::path& p) { return p.extension() == ".gz"; };
-  auto log = [](const fs::path& p) { return p.extension() == ".log"; };
-  if (corpus_present()) {
-    add_files(kCorpusRoot / "tlparse/inputs", "Corpus", &v, any);
-    add_files(kCorpusRoot / "tlparse_upstream/tests/inputs", "CorpusUpstream", &v, any);
-  }
-  add_files(kRecorded, "Recorded", &v, gz);
-  add_files(fs::path(TLSCOPE_DATA) / "vllm", "Tests", &v, log);
-  add_files(fs::path(TLSCOPE_EXAMPLES), "Examples", &v, log);
-  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return v;
-}
 
 std::string listing(const std::vector<std::string>& v) {
   std::string s;

@@ -3,6 +3,7 @@
 // and of the tlparse corpus, and PyTorch's graph-break messages for the
 // classes that the recordings do not cover.
 #include "analysis/classify.h"
+#include "analysis/graph_breaks.h"
 
 #include <gtest/gtest.h>
 
@@ -371,14 +372,176 @@ TEST(ClassifyGraphBreak, InternalRestarts) {
   });
 }
 
-TEST(ClassifyGraphBreak, UnknownReasonsStayUnclassified) {
+// One message per class and era: the older `unimplemented` texts with
+// Dynamo's variable trackers (2.0 to 2.5), the `Graph Break Reason:` form,
+// and the structured form of 2025 on (type / Explanation / Developer debug
+// context). Written in the shape of real ones (the reasons quoted in issue
+// 21 among them).
+TEST(ClassifyGraphBreak, EveryClassInEveryEra) {
   expect_break({
+      // printing
+      {"builtin: print [<class 'torch._dynamo.variables.misc.StringFormatVariable'>] False",
+       Category::kPrintLogging},
+      {"builtin: print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] False",
+       Category::kPrintLogging},
+      {"call_function BuiltinVariable(print) [ConstantVariable(str)] {}", Category::kPrintLogging},
+      // skipped functions, third-party and torch's own
+      {"'skip function check_array in file "
+       "/home/u/.venv/lib/python3.10/site-packages/sklearn/utils/validation.py'",
+       Category::kSkipped},
+      {"Graph break: 'skip function helper in file x.py' from user code at:", Category::kSkipped},
+      {"Unsupported: 'inline in skipfiles: Module._call_impl | _call_impl "
+       "/usr/lib/python3/dist-packages/torch/nn/modules/module.py'",
+       Category::kSkipped},
+      {"Attempted to inline function marked as skipped\n  Explanation: Dynamo developers have "
+       "intentionally marked that the function `helper` should not be traced.",
+       Category::kSkipped},
+      // context managers: a lock
+      {"BEFORE_WITH UserDefinedObjectVariable(RLock)", Category::kContextManager},
+      {"SETUP_WITH UserDefinedObjectVariable(Timer)", Category::kContextManager},
+      // numpy
+      {"TODO: add support for ndarray.dtype", Category::kNumpy},
+      // builtins and C code
+      {"builtin: setattr [<class 'torch._dynamo.variables.functions.NestedUserFunctionVariable'>, "
+       "<class 'torch._dynamo.variables.constant.ConstantVariable'>] False",
+       Category::kUnsupportedBuiltin},
+      {"Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace "
+       "builtin operator `setattr` with argument types ['NestedUserFunctionVariable', 'str', "
+       "'bool'] (has_kwargs False)\n  Hint: If you are attempting to call a logging function "
+       "(e.g. `print`), you can try adding it to "
+       "`torch._dynamo.config.reorderable_logging_functions`.",
+       Category::kUnsupportedBuiltin},
+      {"call_method UserDefinedObjectVariable(CFunctionType) __call__ [TensorVariable()] {}",
+       Category::kUnsupportedBuiltin},
+      {"call_function BuiltinVariable(iadd) [ListVariable(), TupleVariable()] {}",
+       Category::kUnsupportedBuiltin},
+      {"Attempted to a str() method implemented in C/C++\n  Explanation: str() is not supported "
+       "on this object.",
+       Category::kUnsupportedBuiltin},
+      // user-defined objects
+      {"call_method UserDefinedObjectVariable(Config) get [ConstantVariable(str)] {}",
+       Category::kUserObject},
       {"Unsupported function call\n  Explanation: Dynamo does not know how to trace the function "
        "`UserDefinedObjectVariable(zip)`\n  Hint: Avoid calling `UserDefinedObjectVariable(zip)` "
        "in your code.",
+       Category::kUserObject},
+      {"Custom __getattribute__ in nn.Module attribute access", Category::kUserObject},
+      // exceptions
+      {"Observed exception\n  Explanation: Dynamo found no exception handler at the top-level "
+       "compiled function when encountering an exception. Exception will propagate outside the "
+       "compiled region.",
+       Category::kException},
+      {"CLEANUP_THROW with StopIteration", Category::kException},
+      // autograd
+      {"Unsupported Tensor.backward() call\n  Explanation: Dynamo currently does not support "
+       "tracing `Tensor.backward()`.",
+       Category::kAutograd},
+      {"Compilation of intermediate hooks requires compiled autograd", Category::kAutograd},
+      {"call_method TensorVariable() register_hook [NestedUserFunctionVariable()] {}",
+       Category::kAutograd},
+      // operators without a fake implementation
+      {"Operator does not support running with fake tensors\n  Explanation: Operator "
+       "`mylib.fused_op.default` does not support running with fake tensors.",
+       Category::kCustomOp},
+      {"unsupported operator: mylib.fused_op.default (see "
+       "https://docs.google.com/document/d/1GgvOe7C8_NVOMLOCwDaYV1mXXyHMXY7ExoewHqooxrs for "
+       "how to fix)",
+       Category::kCustomOp},
+      {"Encountered non-PT2-compliant op", Category::kCustomOp},
+      // tensor kinds and methods
+      {"Attempted to wrap sparse Tensor", Category::kTensorFeature},
+      {"call_method TensorVariable() data_ptr [] {}", Category::kTensorFeature},
+      {"Unsupported Tensor.share_memory_() call", Category::kTensorFeature},
+      // higher-order operators
+      {"speculate_subgraph: while introspecting cond, we were unable to trace function `true_fn` "
+       "into a single graph. This means that Dynamo was unable to prove safety for this API and "
+       "will fall back to eager-mode PyTorch, which could lead to a slowdown.",
+       Category::kHigherOrderOp},
+      {"HOP: Unsafe side effect\n  Explanation: Mutating a variable not in the current scope "
+       "(SideEffects) is not supported inside the body of torch.cond.",
+       Category::kHigherOrderOp},
+      // distributed
+      {"FSDP with use_orig_params=False\n  Explanation: Dynamo only supports FSDP with "
+       "use_orig_params=True",
+       Category::kDistributed},
+      // Python constructs
+      {"Attempt to trace generator\n  Explanation: Generators cannot be compiled directly with "
+       "`torch.compile`.",
+       Category::kUnsupportedBytecode},
+      {"missing: LOAD_BUILD_CLASS", Category::kUnsupportedBytecode},
+      // internal restarts
+      {"Unknown fail_and_restart_analysis", Category::kInternalRestart},
+      // data-dependent, older forms
+      {"generic_jump TensorVariable()", Category::kDataDependent},
+      {"Dynamic control flow is not supported at the moment. Please use "
+       "functorch.experimental.control_flow.cond to explicitly capture the control flow.",
+       Category::kDataDependent},
+      {"data dependent operator: aten._local_scalar_dense.default; to enable, set "
+       "torch._dynamo.config.capture_scalar_outputs = True",
+       Category::kDataDependent},
+      {"dynamic shape operator: aten.nonzero.default; to enable, set "
+       "torch._dynamo.config.capture_dynamic_output_shape_ops = True",
+       Category::kDynamicShapeOp},
+  });
+}
+
+// The hints of the structured form name causes as examples (`print`): they
+// must not decide the class, nor a path in the user traceback.
+TEST(ClassifyGraphBreak, HintsAndTracebacksDoNotDecide) {
+  expect_break({
+      {"Something new in a future PyTorch\n  Explanation: Dynamo cannot do the new thing yet.\n"
+       "  Hint: If you are attempting to call a logging function (e.g. `print`), see the docs.",
+       Category::kUnclassified},
+      {"Graph break in user code at /a/logging_utils.py:3\nGraph Break Reason: Something new\n"
+       "User code traceback:\n  File \"/a/logging_utils.py\", line 3, in f\n    print(x)",
        Category::kUnclassified},
       {"", Category::kUnclassified},
   });
+}
+
+TEST(GraphBreakParts, TypeExplanationAndRegistryPage) {
+  GraphBreakParts p = graph_break_parts(kPrintReason);
+  EXPECT_EQ(p.type, "Failed to trace builtin operator");
+  EXPECT_EQ(p.explanation,
+            "Dynamo does not know how to trace builtin operator `print` with argument types "
+            "['str'] (has_kwargs False)");
+  EXPECT_EQ(p.registry_id, "GB0059");
+  EXPECT_EQ(p.registry_url,
+            "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html");
+  GraphBreakParts a = graph_break_parts(kDataDependentArtifact);
+  EXPECT_EQ(a.type, "Data-dependent branching");
+  EXPECT_EQ(a.registry_id, "GB0170");
+  GraphBreakParts old = graph_break_parts("Unsupported: call_function BuiltinVariable(x) [] {}");
+  EXPECT_EQ(old.type, "call_function BuiltinVariable(x) [] {}");
+  EXPECT_EQ(old.registry_id, "");
+  EXPECT_EQ(old.registry_url, "");
+  // A link that is not https is not kept as a link.
+  EXPECT_EQ(graph_break_parts("X\n see javascript:alert(1)/gb/gb0001.html").registry_url, "");
+}
+
+TEST(GraphBreakAdvice, AnUnknownBreakStillGetsWhereAndWhatToTry) {
+  GraphBreakParts p{"Something new", "Dynamo cannot do the new thing yet.", "GB0999",
+                    "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0999.html"};
+  std::string a = graph_break_advice(Category::kUnclassified, p, "model.py:12");
+  for (std::string_view part : {"at model.py:12", "(Something new)",
+                                "PyTorch explains: Dynamo cannot do the new thing yet.",
+                                "Try first:", "TORCH_LOGS=graph_breaks"})
+    EXPECT_NE(a.find(part), std::string::npos) << part << "\n" << a;
+  // A known class: its advice; the page where the log names one.
+  EXPECT_EQ(graph_break_advice(Category::kPrintLogging, p, ""),
+            advice_text(Category::kPrintLogging));
+  EXPECT_EQ(registry_note(p),
+            "PyTorch's page on this break (GB0999): "
+            "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0999.html");
+  EXPECT_EQ(registry_note(GraphBreakParts{}), "");
+  // Every class of graph break has advice of its own.
+  for (Category c :
+       {Category::kPrintLogging, Category::kDataDependent, Category::kDynamicShapeOp,
+        Category::kNumpy, Category::kSkipped, Category::kExplicitBreak, Category::kContextManager,
+        Category::kUnsupportedBytecode, Category::kUnsupportedBuiltin, Category::kUserObject,
+        Category::kException, Category::kAutograd, Category::kCustomOp, Category::kTensorFeature,
+        Category::kHigherOrderOp, Category::kDistributed})
+    EXPECT_GT(advice_text(c).size(), 60u) << category_name(c);
 }
 
 // ---------------------------------------------------------------- text helpers
