@@ -412,7 +412,7 @@ class Diagnoser {
         for (const auto& id : ids) add_id(&a.compile_ids, id);
         return;
       }
-    out_.advice.push_back({c, message, ids});
+    out_.advice.push_back({c, message, ids, {}, {}, {}});
   }
 
   void build_advice() {
@@ -437,8 +437,15 @@ class Diagnoser {
       std::string msg = graph_break_advice(g.category, parts, g.user_frame);
       std::string flags = config_flags_named(g.detail);
       if (!flags.empty()) msg += " The reason names " + flags + ".";
-      if (std::string page = registry_note(parts); !page.empty()) msg += " " + page;
+      std::string page = registry_note(parts);
+      if (!page.empty()) msg += " " + page;
       advise(g.category, msg, g.compile_ids);
+      if (!page.empty()) {
+        for (auto& a : out_.advice)
+          if (a.category == g.category && a.message == msg)
+            std::tie(a.page_note, a.page_id, a.page_url) =
+                std::tie(page, g.registry_id, g.registry_url);
+      }
     }
     for (const auto& f : out_.failures) {
       if (names_recompile_limit(f.reason)) continue;  // advised as recompile_limit above

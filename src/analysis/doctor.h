@@ -67,8 +67,9 @@ struct FailureReport {
 
 struct Advice {
   Category category = Category::kUnclassified;
-  std::string message;
+  std::string message;  // ends with `page_note` when there is one
   std::vector<CompileRef> compile_ids;
+  std::string page_note, page_id, page_url;  // PyTorch's page on a graph break
 };
 
 // A compiler phase of one compile, in the order the phases began; `depth`

@@ -68,9 +68,15 @@ Html advice_html(const analysis::DoctorReport& d) {
     Html ids;
     if (!a.compile_ids.empty())
       ids = part("advice_ids", {{"ids", id_links(a.compile_ids, d.several_runs())}});
-    items += part("advice_item", {{"category", text(category_name(a.category))},
-                                  {"message", text(a.message)},
-                                  {"ids", ids}});
+    // PyTorch's page on a graph break as a link, not as a URL in the text.
+    Html message = text(a.message);
+    size_t note = a.page_note.empty() ? std::string::npos : a.message.rfind(a.page_note);
+    if (note != std::string::npos)
+      message = text(a.message.substr(0, note)) +
+                part("advice_page", {{"link", link(a.page_url, a.page_id)}});
+    items +=
+        part("advice_item",
+             {{"category", text(category_name(a.category))}, {"message", message}, {"ids", ids}});
   }
   return part("advice", {{"items", items}});
 }
