@@ -26,7 +26,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MAX_SEED = 64 * 1024
-HARNESSES = ["lines", "envelope", "pipeline", "escape", "multirank", "compressed", "redact"]
+HARNESSES = ["lines", "envelope", "pipeline", "escape", "multirank", "compressed", "redact",
+             "torch_logs"]
 GLOG = re.compile(rb"^[VIWEC]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]*\] ")
 
 
@@ -148,6 +149,9 @@ def seeds_for(logs, ranks, per_log, rng):
     for folder in ranks:
         if os.path.isdir(folder):
             s["multirank"].append(rank_job(folder, rng))
+    text = os.path.join(ROOT, "tests", "data", "torch_logs")  # TORCH_LOGS fixtures, no draw
+    for f in sorted(os.listdir(text)) if os.path.isdir(text) else []:
+        s["torch_logs"].append(open(os.path.join(text, f), "rb").read())
     s["escape"] += [b"javascript:alert(1)", b" \tJaVa\nScRiPt:x", b"https://example.com/a?b=<c>",
                     b"</script><script>alert(1)</script>", b"..", b"../../etc/passwd",
                     b"\xff\xfe\xc0\xaf", b"a" * 200]

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-$(nproc)}
 BUILD=${FUZZ_BUILD:-build-fuzz}
-HARNESSES=(${FUZZ_HARNESSES:-lines envelope pipeline escape multirank compressed redact})
+HARNESSES=(${FUZZ_HARNESSES:-lines envelope pipeline escape multirank compressed redact torch_logs})
 
 TLSCOPE_FUZZ=1 bash scripts/setup || exit 1
 CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DTLSCOPE_FUZZ=ON -DTLSCOPE_MIMALLOC=OFF \

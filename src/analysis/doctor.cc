@@ -120,6 +120,10 @@ class Diagnoser {
 
   DoctorReport run() {
     out_.torch_version = m_.torch_version;
+    out_.source_kind = m_.source_kind;
+    out_.text_lines = m_.text_lines;
+    out_.text_unknown_lines = m_.text_unknown_lines;
+    out_.text_guard_dumps = m_.text_guard_dumps;
     collect_frames();
     collect_recompile_reasons();
     collect_graph_breaks();
@@ -174,6 +178,7 @@ class Diagnoser {
         f.recompile_limit_hit = true;
     }
     for (auto& f : out_.frames) {
+      out_.totals.recompile_limit_hits += f.recompile_limit_hit ? 1 : 0;
       out_.totals.compiles += f.compiles;
       out_.totals.recompiles += f.recompiles;
       out_.totals.compile_time_s += f.compile_time_s;
@@ -207,7 +212,7 @@ class Diagnoser {
   }
 
   void add_break(const CompileRef& id, const std::string& reason, const std::string& user_frame,
-                 const std::string& detail, Category cat) {
+                 const std::string& detail, Category cat, uint32_t times = 1) {
     std::string key = normalize_reason(reason) + "|" + user_frame;
     auto [it, inserted] = break_index_.try_emplace(key, out_.graph_breaks.size());
     if (inserted) {
@@ -224,9 +229,9 @@ class Diagnoser {
       out_.graph_breaks.push_back(std::move(g));
     }
     GraphBreakGroup& g = out_.graph_breaks[it->second];
-    ++g.count;
+    g.count += times;
     add_id(&g.compile_ids, id);
-    ++out_.totals.graph_breaks;
+    out_.totals.graph_breaks += times;
   }
 
   void collect_graph_breaks() {
@@ -251,7 +256,8 @@ class Diagnoser {
       if (!n.id || from_metrics.count(ref_of(n.run, *n.id))) continue;
       Category cat = classify_graph_break(reason_section(n.text));
       if (cat == Category::kInternalRestart) continue;
-      add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text, cat);
+      add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text, cat,
+                n.count);
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
                      [](const auto& a, const auto& b) { return a.count > b.count; });

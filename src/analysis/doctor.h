@@ -91,7 +91,8 @@ struct SlowCompile {
 struct Totals {
   uint64_t frames = 0, compiles = 0, recompiles = 0, graph_breaks = 0, failures = 0;
   double compile_time_s = 0;
-  uint32_t runs = 1;  // several when Dynamo was reset and compiled again in one log
+  uint64_t recompile_limit_hits = 0;  // frames that reached their recompile limit
+  uint32_t runs = 1;                  // several when Dynamo was reset and compiled again in one log
 };
 
 struct DoctorReport {
@@ -103,6 +104,10 @@ struct DoctorReport {
   std::vector<Advice> advice;
   std::vector<SlowCompile> slowest;  // slowest first, at most 20
   std::string torch_version;
+  // "torch_trace", or "torch_logs" for TORCH_LOGS text, with what its reader
+  // counted.
+  std::string source_kind = "torch_trace";
+  uint64_t text_lines = 0, text_unknown_lines = 0, text_guard_dumps = 0;
 };
 
 DoctorReport diagnose(const model::ReportModel& model);

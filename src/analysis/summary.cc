@@ -32,8 +32,13 @@ json summary_object(const DoctorReport& d, const std::string& log,
   json j;
   j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
   j["source"] = {{"log", log},
+                 {"kind", d.source_kind},
                  {"command_line", command_line},
                  {"pytorch_version", d.torch_version.empty() ? json() : json(d.torch_version)}};
+  if (d.source_kind == "torch_logs")
+    j["source"]["text"] = {{"lines", d.text_lines},
+                           {"other_lines", d.text_unknown_lines},
+                           {"guard_dumps", d.text_guard_dumps}};
   const auto& t = d.totals;
   j["totals"] = {{"frames", t.frames},
                  {"compiles", t.compiles},
@@ -41,6 +46,7 @@ json summary_object(const DoctorReport& d, const std::string& log,
                  {"graph_breaks", t.graph_breaks},
                  {"failures", t.failures},
                  {"compile_time_s", t.compile_time_s},
+                 {"recompile_limit_hits", t.recompile_limit_hits},
                  {"runs", t.runs}};
   json frames = json::array();
   for (const auto& f : d.frames) {
@@ -165,6 +171,14 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
   const bool runs = d.several_runs();
   std::string o = bold("tlscope summary") + ": " + log_label(log, width - 17) + "\n";
   if (!d.torch_version.empty()) o += "PyTorch " + d.torch_version + "\n";
+  if (d.source_kind == "torch_logs")
+    o += wrap(fmt::format("TORCH_LOGS text: {} lines, {} of them not TORCH_LOGS messages. Text "
+                          "has no compile times, graphs or generated code, and names compile "
+                          "ids only where its prefix prints them; a TORCH_TRACE log "
+                          "(TORCH_TRACE=/tmp/trace python ...) has them all.",
+                          d.text_lines, d.text_unknown_lines),
+              width, 0) +
+         "\n";
   o += totals_line(t) + "\n";
   if (runs)
     o += wrap(fmt::format("This log holds {} runs: Dynamo was reset and compiled again, so compile "

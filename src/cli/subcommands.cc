@@ -19,7 +19,10 @@
 #include "cli/checks.h"
 #include "io/rank_logs.h"
 #include "model/ingest/read_log.h"
+#include "model/ingest/torch_logs_model.h"
+#include "trace/glog_prefix.h"
 #include "trace/show.h"
+#include "trace/torch_logs.h"
 
 namespace tlscope::cli {
 
@@ -31,8 +34,59 @@ std::string command_line(int argc, char** argv) {
 
 namespace {
 
-// Reads the log into the model; nullopt (with a message printed) on failure.
+// What a file holds, by content: its first lines are looked at for a trace
+// record or a TORCH_LOGS message (a program's output may come first).
+enum class Content { kTrace, kText, kNeither };
+Content sniff(const std::string& log) {
+  std::string err;
+  auto source = io::open_source(log, &err);
+  if (!source) return Content::kTrace;  // the reader says why
+  io::LineReader lines(std::move(source));
+  io::Line line;
+  bool text = false;
+  for (int i = 0; i < 20000 && lines.next(&line); ++i) {
+    // A trace record: a glog prefix and a JSON object (TORCH_LOGS text has
+    // the same prefix, followed by a compile id or words).
+    if (auto p = trace::scan_glog_prefix(line.text); p && !p->json.empty() && p->json[0] == '{')
+      return Content::kTrace;
+    text = text || trace::torch_logs::is_torch_logs_start(line.text);
+  }
+  return text ? Content::kText : Content::kNeither;
+}
+
+// TORCH_LOGS text read into the model ("-": standard input, streaming).
+std::optional<analysis::DoctorReport> diagnose_text(const std::string& log) {
+  std::string err;
+  auto source = io::open_source(log == "-" ? "/dev/stdin" : log, &err);
+  if (!source) {
+    error(err);
+    return std::nullopt;
+  }
+  io::LineReader lines(std::move(source));
+  model::ReportModel m;
+  m.input_path = log;
+  ingest::read_text(lines, &m);
+  if (!lines.error().empty()) {
+    error(lines.error());
+    return std::nullopt;
+  }
+  return analysis::diagnose(m);
+}
+
+// Reads the log into the model, a TORCH_TRACE log or TORCH_LOGS text; nullopt
+// (with a message printed) on failure or when it is neither.
 std::optional<analysis::DoctorReport> diagnose_log(const std::string& log) {
+  if (log == "-") return diagnose_text(log);
+  Content c = sniff(log);
+  if (c == Content::kText) return diagnose_text(log);
+  if (c == Content::kNeither) {
+    std::error_code ec;
+    bool empty = std::filesystem::file_size(log, ec) == 0 && !ec;
+    error(log + (empty ? " is empty: it is neither a TORCH_TRACE log nor TORCH_LOGS text"
+                       : " is neither a TORCH_TRACE log nor TORCH_LOGS text: no line in it is a "
+                         "trace record or a TORCH_LOGS message"));
+    return std::nullopt;
+  }
   auto result = ingest::read_log(log, {});
   if (!result.ok) {
     error(result.error);
@@ -102,10 +156,13 @@ int summary(int argc, char** argv) {
                "tlscope summary"};
   std::string log;
   bool json = false;
-  app.add_option("log", log, "Trace log, or a folder of rank logs")->required();
+  app.add_option("log", log,
+                 "Trace log, TORCH_LOGS text (- for standard input), or a folder of rank logs")
+      ->required();
   app.add_flag("--json", json, "Print summary.json instead of text");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
-  if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
+  if (log != "-")
+    if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   if (is_dir(log)) {
     auto ranks = diagnose_dir(log);
     if (!ranks) return 1;
@@ -128,7 +185,9 @@ int check(int argc, char** argv) {
   std::string log;
   std::optional<uint64_t> max_recompiles, max_breaks, max_failures;
   std::optional<double> max_seconds;
-  app.add_option("log", log, "Trace log, or a folder of rank logs")->required();
+  app.add_option("log", log,
+                 "Trace log, TORCH_LOGS text (- for standard input), or a folder of rank logs")
+      ->required();
   app.add_option("--max-recompiles", max_recompiles, "Most recompiles allowed")
       ->check(whole_number());
   app.add_option("--max-graph-breaks", max_breaks, "Most graph breaks allowed")
@@ -152,7 +211,8 @@ int check(int argc, char** argv) {
     if (int rc = check_log_path(baseline, LogArg::kFile)) return rc;
     if (int rc = check_log_path(log, LogArg::kFile)) return rc;
   }
-  if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
+  if (log != "-")
+    if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   std::optional<analysis::Totals> base;
   if (!baseline.empty()) {
     auto d = diagnose_log(baseline);

@@ -100,6 +100,7 @@ struct GraphBreakNote {
   std::optional<trace::CompileId> id;
   uint32_t run = 1;
   std::string text;
+  uint32_t count = 1;  // the same break this often (TORCH_LOGS text repeats them)
 };
 
 // What the multi-rank analyses need from one compile folder (REPORT_FEATURES
@@ -175,6 +176,10 @@ struct ReportModel {
   std::optional<uint32_t> rank;
   std::string input_path;
   std::string torch_version;  // when the log records one
+  // "torch_trace", or "torch_logs" for TORCH_LOGS text (with what its reader
+  // counted: physical lines, lines that were no TORCH_LOGS message, guard dumps).
+  std::string source_kind = "torch_trace";
+  uint64_t text_lines = 0, text_unknown_lines = 0, text_guard_dumps = 0;
   VllmState vllm;
 
   Status status_of(const std::optional<trace::CompileId>& raw_id) const;

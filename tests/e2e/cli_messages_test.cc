@@ -156,13 +156,19 @@ TEST_F(CliMessages, ALogWithoutTraceRecordsWarns) {
   EXPECT_EQ(messages(r), (Lines{"Failed to parse glog prefix on line 1",
                                 "Failed to parse glog prefix on line 2", "Warning: " + notes_why}));
 
-  // The subcommands warn alike; show names the missing compile id after it.
+  // summary and check tell a trace from TORCH_LOGS text from neither, and
+  // neither is an error (CI trusts check); show names the missing compile
+  // id after the warning.
   r = run({"summary", empty});
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(messages(r), Lines{"Warning: " + empty_why});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r), Lines{"Error: " + empty +
+                               " is empty: it is neither a TORCH_TRACE log nor TORCH_LOGS text"});
   r = run({"check", notes, "--max-recompiles", "0"});
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(messages(r).back(), "Warning: " + notes_why);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(messages(r),
+            Lines{"Error: " + notes +
+                  " is neither a TORCH_TRACE log nor TORCH_LOGS text: no line in it is "
+                  "a trace record or a TORCH_LOGS message"});
   r = run({"show", notes, "0/0"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(messages(r),

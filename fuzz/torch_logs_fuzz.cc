@@ -1,0 +1,46 @@
+// (h) The TORCH_LOGS text reader: the input as text (any bytes, lines of any
+// length), read line by line, its events put into the model and diagnosed,
+// the summary written as text and JSON. Checks that every line is counted
+// once (a record's, another's or blank), that no event claims more lines
+// than were read, and that the summary names the text source.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "analysis/doctor.h"
+#include "analysis/summary.h"
+#include "checks.h"
+#include "model/ingest/torch_logs_model.h"
+#include "trace/torch_logs.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  namespace tl = tlscope::trace::torch_logs;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  tl::Reader reader;
+  uint64_t lines = 0;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    reader.feed(text.substr(0, nl));
+    ++lines;
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  reader.finish();
+  const tl::Events& e = reader.events();
+  if (e.lines != lines) tlscope::fuzz::fail("a line was not counted");
+  if (e.record_lines + e.unknown_lines > e.lines)
+    tlscope::fuzz::fail("more lines counted than read");
+  if (e.recompiles.size() + e.limit_hits.size() + e.graph_breaks.size() + e.guard_dumps > e.lines)
+    tlscope::fuzz::fail("more events than lines");
+  tlscope::model::ReportModel m;
+  tlscope::ingest::add_text_events(e, &m);
+  auto d = tlscope::analysis::diagnose(m);
+  if (d.source_kind != "torch_logs") tlscope::fuzz::fail("the source is not text");
+  if (d.totals.recompiles != e.recompiles.size())
+    tlscope::fuzz::fail("recompiles are not the Recompiling messages");
+  (void)tlscope::analysis::summary_text(d, "fuzz.txt", false);
+  std::string json = tlscope::analysis::summary_json(d, "fuzz.txt", "tlscope summary fuzz.txt");
+  if (json.find("\"torch_logs\"") == std::string::npos) tlscope::fuzz::fail("no source kind");
+  return 0;
+}

@@ -1,0 +1,193 @@
+#include "model/ingest/torch_logs_model.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace tlscope::ingest {
+namespace {
+
+namespace tl = trace::torch_logs;
+
+class TextModel {
+ public:
+  explicit TextModel(model::ReportModel* m) : m_(m) {}
+
+  void recompile(const tl::Recompile& r) {
+    auto [fid, n] = place(r.compile_id, r.function, r.file, r.line, /*next=*/true);
+    compile(fid, n, r.function, r.file, r.line);
+    if (!r.reasons.empty()) m_->recompile_reasons.push_back({id(fid, n), 1, r.reasons});
+  }
+
+  void limit(const tl::LimitHit& h) {
+    // The attempt that hit the limit: its "Recompiling function" record
+    // when the text has it (the same compile id, or the frame's last
+    // recompile); a limit hit alone adds no compile of its own, so that
+    // recompiles count "Recompiling function" events.
+    auto printed = trace::parse_bare_compile_id(h.compile_id);
+    auto key = frame_key(h.function, h.file);
+    std::pair<uint32_t, uint32_t> at;
+    if (printed && printed->frame_id && printed->frame_compile_id &&
+        records_.count({*printed->frame_id, *printed->frame_compile_id})) {
+      at = {*printed->frame_id, *printed->frame_compile_id};
+    } else if (auto f = frames_.find(key); f != frames_.end() && last_.count(f->second)) {
+      at = {f->second, last_[f->second]};
+    } else {
+      uint32_t fid = printed && printed->frame_id ? *printed->frame_id : frame_of(key);
+      frames_.try_emplace(key, fid);
+      used_.insert({fid, 0});
+      last_.try_emplace(fid, 0);
+      at = {fid, 0};
+    }
+    model::MetricsRecord& rec = compile(at.first, at.second, h.function, h.file, h.line);
+    rec.fail_type = "RecompileLimitExceeded";
+    std::string why = "torch._dynamo hit config." + h.limit_name + " (" + std::to_string(h.limit) +
+                      "): recompile limit exceeded";
+    if (!h.last_reason.empty()) why += "; last reason: " + h.last_reason;
+    rec.fail_reason = why;
+  }
+
+  void graph_break(tl::GraphBreak g, std::map<std::string, tl::GraphBreak>* by_place) {
+    std::string place_key = g.file + ":" + std::to_string(g.line);
+    if (g.duplicate) {
+      // One more of the break first reported at this place.
+      auto it = by_place->find(place_key);
+      if (it != by_place->end()) {
+        g.text = it->second.text;
+        g.function = it->second.function;
+      }
+    } else {
+      (*by_place)[place_key] = g;
+    }
+    const std::string& text = g.text;
+    // The break belongs to the compile its prefix names; the frame is
+    // listed with its first compile (a break is no recompile).
+    auto printed = trace::parse_bare_compile_id(g.compile_id);
+    std::pair<uint32_t, uint32_t> at;
+    if (printed && printed->frame_id && printed->frame_compile_id) {
+      at = {*printed->frame_id, *printed->frame_compile_id};
+      frames_.try_emplace(frame_key(g.function, g.file), at.first);
+      used_.insert({at.first, 0});
+      last_.try_emplace(at.first, 0);
+      compile(at.first, 0, g.function, g.file, 0);
+    } else {
+      at = place("", g.function, g.file, g.line, /*next=*/false);
+      compile(at.first, at.second, g.function, g.file, 0);
+    }
+    m_->graph_break_notes.push_back({id(at.first, at.second), 1, text, g.count});
+  }
+
+ private:
+  // Frames by function and file name: one message names the file with its
+  // folder, another without (L0: "for function 'g' (b.py:7)").
+  static std::string frame_key(const std::string& fn, const std::string& file) {
+    size_t slash = file.find_last_of("/\\");
+    return fn + "\n" + (slash == std::string::npos ? file : file.substr(slash + 1));
+  }
+
+ public:
+  // Frame ids the text prints are taken before any is numbered.
+  void reserve(const std::string& printed) {
+    if (auto c = trace::parse_bare_compile_id(printed); c && c->frame_id)
+      used_.insert({*c->frame_id, 0});
+  }
+
+ private:
+  static trace::CompileId id(uint32_t frame, uint32_t n) {
+    trace::CompileId c;
+    c.frame_id = frame;
+    c.frame_compile_id = n;
+    return c;
+  }
+
+  // The frame and compile an event belongs to: PyTorch's id when printed,
+  // else the frame by its function and file, and its next compile (a
+  // recompile) or its current one (a graph break).
+  std::pair<uint32_t, uint32_t> place(const std::string& printed, const std::string& fn,
+                                      const std::string& file, int64_t line, bool next) {
+    (void)line;
+    if (auto c = trace::parse_bare_compile_id(printed); c && c->frame_id && c->frame_compile_id) {
+      frames_.try_emplace(frame_key(fn, file), *c->frame_id);
+      used_.insert({*c->frame_id, 0});
+      last_[*c->frame_id] = std::max(last_[*c->frame_id], *c->frame_compile_id);
+      return {*c->frame_id, *c->frame_compile_id};
+    }
+    uint32_t fid = frame_of(frame_key(fn, file));
+    auto last = last_.find(fid);
+    uint32_t n = last == last_.end() ? (next ? 1 : 0) : (next ? last->second + 1 : last->second);
+    last_[fid] = n;
+    return {fid, n};
+  }
+
+  // The frame id of `key`: the one it has, else the next one not used.
+  uint32_t frame_of(const std::string& key) {
+    auto [it, added] = frames_.try_emplace(key, 0);
+    if (added) {
+      while (used_.count(next_frame_)) ++next_frame_;
+      it->second = next_frame_;
+      used_.insert({next_frame_, 0});
+    }
+    return it->second;
+  }
+
+  // The metrics record of compile fid/n, made with the frame's first
+  // compile (0) when the text shows a recompile first: a recompile means
+  // the frame compiled before.
+  model::MetricsRecord& compile(uint32_t fid, uint32_t n, const std::string& fn,
+                                const std::string& file, int64_t line) {
+    for (uint32_t k = 0; k <= n; ++k) {
+      if (k != 0 && k != n) continue;
+      auto key = std::make_pair(fid, k);
+      if (records_.count(key)) continue;
+      model::MetricsRecord r;
+      r.id = id(fid, k);
+      r.co_name = fn;
+      r.co_filename = file;
+      if (line > 0) r.co_firstlineno = line;
+      records_[key] = m_->metrics.size();
+      m_->metrics.push_back(std::move(r));
+    }
+    model::MetricsRecord& r = m_->metrics[records_[{fid, n}]];
+    if (r.co_name.empty()) r.co_name = fn;
+    if (r.co_filename.empty()) r.co_filename = file;
+    return r;
+  }
+
+  model::ReportModel* m_;
+  std::map<std::string, uint32_t> frames_;
+  std::map<uint32_t, int> used_;
+  std::map<uint32_t, uint32_t> last_;
+  std::map<std::pair<uint32_t, uint32_t>, size_t> records_;
+  uint32_t next_frame_ = 0;
+};
+
+}  // namespace
+
+void add_text_events(const tl::Events& events, model::ReportModel* model) {
+  TextModel t(model);
+  for (const auto& r : events.recompiles) t.reserve(r.compile_id);
+  for (const auto& h : events.limit_hits) t.reserve(h.compile_id);
+  for (const auto& g : events.graph_breaks) t.reserve(g.compile_id);
+  // In the order PyTorch printed them would be best; by kind keeps the
+  // numbering of frames stable: recompiles name frames first.
+  for (const auto& r : events.recompiles) t.recompile(r);
+  for (const auto& h : events.limit_hits) t.limit(h);
+  std::map<std::string, tl::GraphBreak> by_place;
+  for (const auto& g : events.graph_breaks) t.graph_break(g, &by_place);
+  model->source_kind = "torch_logs";
+  model->text_lines = events.lines;
+  model->text_unknown_lines = events.unknown_lines;
+  model->text_guard_dumps = events.guard_dumps;
+}
+
+void read_text(io::LineReader& lines, model::ReportModel* model) {
+  tl::Reader reader;
+  io::Line line;
+  while (lines.next(&line)) reader.feed(line.text);
+  reader.finish();
+  add_text_events(reader.events(), model);
+}
+
+}  // namespace tlscope::ingest
