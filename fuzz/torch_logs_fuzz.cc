@@ -2,7 +2,8 @@
 // length), read line by line, its events put into the model and diagnosed,
 // the summary written as text and JSON. Checks that every line is counted
 // once (a record's, another's or blank), that no event claims more lines
-// than were read, and that the summary names the text source.
+// than were read, no more recompiles than messages, and that the summary
+// names the text source.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -37,8 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tlscope::ingest::add_text_events(e, &m);
   auto d = tlscope::analysis::diagnose(m);
   if (d.source_kind != "torch_logs") tlscope::fuzz::fail("the source is not text");
-  if (d.totals.recompiles != e.recompiles.size())
-    tlscope::fuzz::fail("recompiles are not the Recompiling messages");
+  // One recompile per message; a message repeated with the same compile id
+  // (or one naming compile 0) is no new one.
+  if (d.totals.recompiles > e.recompiles.size())
+    tlscope::fuzz::fail("more recompiles than Recompiling messages");
   (void)tlscope::analysis::summary_text(d, "fuzz.txt", false);
   std::string json = tlscope::analysis::summary_json(d, "fuzz.txt", "tlscope summary fuzz.txt");
   if (json.find("\"torch_logs\"") == std::string::npos) tlscope::fuzz::fail("no source kind");
