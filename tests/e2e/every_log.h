@@ -5,8 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "doctor_helpers.h"
@@ -26,6 +28,33 @@ inline void add_files(const fs::path& dir, const std::string& prefix, std::vecto
   for (const auto& e : fs::recursive_directory_iterator(dir))
     if (e.is_regular_file() && keep(e.path()))
       v->push_back({param_name(prefix + "_" + fs::relative(e.path(), dir).string()), e.path()});
+}
+
+// Whether `path` holds a trace record (a glog line with a JSON object) or a
+// TORCH_LOGS message, judged from its text alone: the oracle for what the
+// doctor must read and what it must refuse (the corpus has files that are
+// neither, beside its rank logs).
+inline bool is_log_file(const fs::path& path) {
+  std::string text = load_log(path);
+  for (const auto& line : split_lines(text)) {
+    bool glog = line.size() > 6 &&
+                std::string_view("VIWEC").find(line[0]) != std::string_view::npos &&
+                std::isdigit(static_cast<unsigned char>(line[1])) && line[5] == ' ';
+    if (glog && line.find("] {") != std::string::npos) return true;
+    for (const char* m : {"Recompiling function ", "Graph break", " hit config."})
+      if (line.find(m) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// What summary and check say of a file that is neither.
+inline std::string neither_error(const fs::path& path) {
+  if (fs::file_size(path) == 0)
+    return "Error: " + path.string() +
+           " is empty: it is neither a TORCH_TRACE log nor TORCH_LOGS text\n";
+  return "Error: " + path.string() +
+         " is neither a TORCH_TRACE log nor TORCH_LOGS text: no line in it is a trace record or "
+         "a TORCH_LOGS message\n";
 }
 
 inline std::vector<RealLog> every_log() {
