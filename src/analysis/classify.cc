@@ -1,5 +1,7 @@
 #include "analysis/classify.h"
 
+#include "analysis/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
@@ -15,16 +17,6 @@ bool contains_any(std::string_view text, std::initializer_list<std::string_view>
   for (auto n : needles)
     if (contains(text, n)) return true;
   return false;
-}
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 // "x == 0.5", "L['c'] == 'abc'", "flag == True": a guard on a Python value.

@@ -1,5 +1,7 @@
 #include "analysis/graph_breaks.h"
 
+#include "analysis/text.h"
+
 #include <array>
 #include <cctype>
 #include <initializer_list>
@@ -7,16 +9,6 @@
 namespace tlscope::analysis {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // One rule: a class and the phrases (lower case) that show it. The first

@@ -1,4 +1,5 @@
-// Text for a terminal: wrapping, clipping to a width, plurals.
+// Text for a terminal: wrapping, clipping to a width, plurals; and the two
+// small helpers the classifiers share.
 #pragma once
 
 #include <cstdint>
@@ -14,5 +15,9 @@ std::string wrap(std::string_view text, size_t width, size_t indent);
 std::string clip(std::string_view s, size_t n);
 // "1 frame", "2 frames".
 std::string count_of(uint64_t n, std::string_view one, std::string_view many);
+// ASCII lower case.
+std::string lower(std::string_view s);
+// Without leading and trailing white space.
+std::string_view trim(std::string_view s);
 
 }  // namespace tlscope::analysis
