@@ -121,6 +121,7 @@ class Diagnoser {
   DoctorReport run() {
     out_.torch_version = m_.torch_version;
     out_.source_kind = m_.source_kind;
+    out_.totals.timed = m_.source_kind != "torch_logs";
     out_.text_lines = m_.text_lines;
     out_.text_unknown_lines = m_.text_unknown_lines;
     out_.text_guard_dumps = m_.text_guard_dumps;

@@ -93,6 +93,7 @@ struct Totals {
   double compile_time_s = 0;
   uint64_t recompile_limit_hits = 0;  // frames that reached their recompile limit
   uint32_t runs = 1;                  // several when Dynamo was reset and compiled again in one log
+  bool timed = true;                  // false for TORCH_LOGS text: it has no compile times
 };
 
 struct DoctorReport {

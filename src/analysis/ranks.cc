@@ -56,6 +56,14 @@ std::string rank_ranges(const std::vector<uint32_t>& ranks) {
   return s;
 }
 
+RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::ReportModel& m) {
+  RankDiagnosis r;
+  r.log = {rank, log};
+  r.doctor = diagnose(m);
+  r.summary = summarize_rank(rank, log, m, r.doctor);
+  return r;
+}
+
 RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
                            const DoctorReport& doctor) {
   RankSummary r;
@@ -130,7 +138,8 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
         fmt::format("{}|{}|{}", category_name(g.category), g.normalized, g.count));
   std::sort(r.graph_break_keys.begin(), r.graph_break_keys.end());
   r.chromium_events = m.chromium.events;
-  r.no_records = m.stats.ok == 0;
+  r.no_records = m.source_kind == "torch_logs" ? m.metrics.empty() && m.graph_break_notes.empty()
+                                               : m.stats.ok == 0;
   return r;
 }
 

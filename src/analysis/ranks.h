@@ -116,6 +116,10 @@ struct RankDiagnosis {
   RankSummary summary;
 };
 
+// One rank's model diagnosed and summarised (a rank log, or one rank of
+// TORCH_LOGS text).
+RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::ReportModel& m);
+
 // F69 on its own (also unit-tested with the reference's case).
 ExecOrderResult analyze_execution_order(
     const std::map<uint32_t, std::vector<std::string>>& orders,

@@ -1,4 +1,5 @@
 // summary.json and the terminal summary.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -142,6 +143,14 @@ std::string reason_line(const std::string& reason) {
 }  // namespace
 
 std::string totals_line(const Totals& t) {
+  if (!t.timed)  // TORCH_LOGS text: limit hits instead of the times it has not
+    return fmt::format("{}, {}, {}, {}, {}, {}", count_of(t.frames, "frame", "frames"),
+                       count_of(t.compiles, "compile", "compiles"),
+                       count_of(t.recompiles, "recompile", "recompiles"),
+                       count_of(t.graph_breaks, "graph break", "graph breaks"),
+                       count_of(t.failures, "failure", "failures"),
+                       count_of(t.recompile_limit_hits, "recompile limit hit",
+                                "recompile limit hits"));
   return fmt::format("{}, {}, {}, {}, {}, {:.2f} s compiling",
                      count_of(t.frames, "frame", "frames"),
                      count_of(t.compiles, "compile", "compiles"),
@@ -194,9 +203,10 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
     for (const auto& f : d.frames) {
       std::string rec = std::to_string(f.recompiles) + (f.recompile_limit_hit ? "!" : "");
       std::string run_cell = runs ? fmt::format("{:>3} ", f.run) : "";
-      o += fmt::format("  {}{:>5} {:<28} {:>8} {:>10} {:>9} {:>9.3f}\n", run_cell, f.frame_id,
+      std::string time = t.timed ? fmt::format("{:.3f}", f.compile_time_s) : "-";
+      o += fmt::format("  {}{:>5} {:<28} {:>8} {:>10} {:>9} {:>9}\n", run_cell, f.frame_id,
                        clip(f.name, 28), f.compiles, f.recompile_limit_hit ? warn(rec) : rec,
-                       f.restarts, f.compile_time_s);
+                       f.restarts, time);
       // One line per pattern of reason, not one per cached entry.
       for (const auto& g : group_reasons(f.recompile_reasons))
         o += "        " +
@@ -240,9 +250,16 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
 std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
                                bool color, size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
-  std::string o = bold("tlscope summary") + fmt::format(": {} rank log(s)\n\n", ranks.size());
+  // TORCH_LOGS text that names several ranks: one file, no compile times.
+  bool text = !ranks.empty() && std::all_of(ranks.begin(), ranks.end(), [](const auto& r) {
+    return r.error.empty() && r.doctor.source_kind == "torch_logs";
+  });
+  std::string o = bold("tlscope summary") +
+                  (text ? fmt::format(": TORCH_LOGS text of {} ranks ({})\n\n", ranks.size(),
+                                      ranks.front().log.path)
+                        : fmt::format(": {} rank log(s)\n\n", ranks.size()));
   o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9}\n", "rank", "compiles", "recompiles",
-                   "graph breaks", "failures", "time (s)");
+                   "graph breaks", "failures", text ? "limit hits" : "time (s)");
   for (const auto& r : ranks) {
     if (!r.error.empty()) {
       o += clip(fmt::format("  {:>5} error: {}", r.log.rank, r.error), width) + "\n";
@@ -253,8 +270,12 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const Mu
       continue;
     }
     const auto& t = r.doctor.totals;
-    o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9.3f}\n", r.log.rank, t.compiles,
-                     t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
+    if (text)
+      o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>10}\n", r.log.rank, t.compiles,
+                       t.recompiles, t.graph_breaks, t.failures, t.recompile_limit_hits);
+    else
+      o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9.3f}\n", r.log.rank, t.compiles,
+                       t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
   }
   o += "\n";
   if (!a.left_out.empty())

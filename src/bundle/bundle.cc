@@ -10,7 +10,10 @@
 #include "analysis/summary.h"
 #include "bundle/archive.h"
 #include "io/byte_source.h"
+#include "analysis/ranks.h"
 #include "model/ingest/read_log.h"
+#include "model/ingest/torch_logs_model.h"
+#include "trace/content.h"
 
 namespace tlscope::bundle {
 namespace {
@@ -25,6 +28,39 @@ std::string log_name(const std::string& log) {
       name.resize(name.size() - ext.size());
   if (name.empty() || name == "." || name == "..") name = "trace.log";
   return name;
+}
+
+// summary.json of the redacted log, as `tlscope summary --json NAME` writes it.
+bool summary_of(const std::string& path, bool text, const std::string& name, std::string* summary,
+                std::string* error) {
+  const std::string command = "tlscope summary --json " + name;
+  if (!text) {
+    auto read = ingest::read_log(path, {});
+    if (!read.ok) {
+      *error = read.error;
+      return false;
+    }
+    *summary = analysis::summary_json(analysis::diagnose(read.model), name, command);
+    return true;
+  }
+  auto read = ingest::read_text_log(path);
+  if (!read.ok) {
+    *error = read.error;
+    return false;
+  }
+  for (auto& m : read.models) m.input_path = name;
+  if (read.models.size() == 1) {
+    *summary = analysis::summary_json(analysis::diagnose(read.models.front()), name, command);
+    return true;
+  }
+  std::vector<analysis::RankDiagnosis> ranks;
+  std::vector<analysis::RankSummary> summaries;
+  for (const auto& m : read.models) {
+    ranks.push_back(analysis::diagnose_rank(*m.rank, name, m));
+    summaries.push_back(ranks.back().summary);
+  }
+  *summary = analysis::ranks_summary_json(ranks, analysis::analyze_ranks(summaries), command);
+  return true;
 }
 
 nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
@@ -75,7 +111,7 @@ nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
           {"format_version", 1},
           {"tlscope_version", TLSCOPE_VERSION},
           {"command", command},
-          {"log", {{"file", r.log_name}, {"bytes", r.log_bytes}}},
+          {"log", {{"file", r.log_name}, {"bytes", r.log_bytes}, {"kind", r.kind}}},
           {"redacted",
            {{"code", opts.redact.code},
             {"paths", opts.redact.paths},
@@ -92,6 +128,16 @@ nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
 }
 
 std::string readme(const BundleResult& r) {
+  if (r.kind == "torch_logs")
+    return fmt::format(
+        "A tlscope bundle: TORCH_LOGS text of torch.compile with its code, paths and string\n"
+        "constants redacted and the program's own output left out (manifest.json says what and\n"
+        "how), and the compile doctor's summary of it.\n"
+        "\n"
+        "  tar --zstd -xf bundle.tar.zst\n"
+        "  tlscope summary {0}/{1}         # the doctor in the terminal\n"
+        "  tlscope {0}/{1} -o report       # the HTML report\n",
+        kBundleFolder, r.log_name);
   return fmt::format(
       "A tlscope bundle: a torch.compile trace log with its code, paths and string constants\n"
       "redacted (manifest.json says what and how), and the compile doctor's summary of it.\n"
@@ -119,6 +165,14 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
     *error = opts.output + " already exists; pass --overwrite to replace it";
     return false;
   }
+  // By content: a trace log, TORCH_LOGS text, or neither (an error).
+  trace::Content content = trace::sniff_content(opts.log);
+  if (content == trace::Content::kNeither) {
+    *error = trace::neither_message(opts.log);
+    return false;
+  }
+  const bool text = content == trace::Content::kText;
+  result->kind = text ? "torch_logs" : "torch_trace";
   auto source = io::open_source(opts.log, error);
   if (!source) return false;
   io::LineReader lines(std::move(source));
@@ -134,7 +188,8 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
       *error = "cannot write " + log_tmp.path;
       return false;
     }
-    if (!redactor.run(lines, f.get(), error)) return false;
+    if (!(text ? redactor.run_text(lines, f.get(), error) : redactor.run(lines, f.get(), error)))
+      return false;
     if (std::fflush(f.get()) != 0) {
       *error = "cannot write " + log_tmp.path;
       return false;
@@ -147,13 +202,8 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
   result->log_bytes = fs::file_size(log_tmp.path, ec);
 
   // The summary of what the bundle holds, not of the original.
-  auto read = ingest::read_log(log_tmp.path, {});
-  if (!read.ok) {
-    *error = read.error;
-    return false;
-  }
-  std::string summary = analysis::summary_json(analysis::diagnose(read.model), result->log_name,
-                                               "tlscope summary --json " + result->log_name);
+  std::string summary;
+  if (!summary_of(log_tmp.path, text, result->log_name, &summary, error)) return false;
   // The command line names the log where it lives: redacted like the log.
   std::string command;
   PathRedactor paths;

@@ -22,6 +22,7 @@ struct BundleResult {
   RedactionCounts counts;
   size_t folders = 0, constants = 0;
   std::string log_name;  // the log's name inside the bundle
+  std::string kind;      // "torch_trace" or "torch_logs"
   uint64_t log_bytes = 0;
 };
 

@@ -102,7 +102,7 @@ LogRedactor::Payload LogRedactor::payload_kind(const trace::Envelope& env,
   return keys == 1 ? kind : Payload::kCode;
 }
 
-std::string LogRedactor::redact_text(std::string_view text) {
+std::string LogRedactor::redact_text(std::string_view text, bool strings) {
   std::string cur(text), next;
   if (opts_.code) {
     next.clear();
@@ -120,7 +120,7 @@ std::string LogRedactor::redact_text(std::string_view text) {
     counts_.paths += paths_.rewrite(cur, &next);
     cur.swap(next);
   }
-  if (opts_.strings) {
+  if (opts_.strings && strings) {
     next.clear();
     counts_.strings += strings_.rewrite(cur, &next);
     cur.swap(next);

@@ -45,6 +45,9 @@ class LogRedactor {
   // Reads every line and writes the redacted log to `out`; false with a
   // message in *error when reading or writing fails.
   bool run(io::LineReader& lines, std::FILE* out, std::string* error);
+  // The same for TORCH_LOGS text (redact_torch_logs.cc): messages keep their
+  // prefixes and shapes, the program's own output is replaced by a note.
+  bool run_text(io::LineReader& lines, std::FILE* out, std::string* error);
 
   const RedactionCounts& counts() const { return counts_; }
   size_t folders() const { return paths_.folders(); }
@@ -54,7 +57,7 @@ class LogRedactor {
   enum class Payload { kCode, kText, kJson, kJsonCode };
   Payload payload_kind(const trace::Envelope& env, std::string* what) const;
   // A text kept as text: quoted source, paths and constants redacted.
-  std::string redact_text(std::string_view text);
+  std::string redact_text(std::string_view text, bool strings = true);
   // A JSON key below the envelope's own: paths and code only (a key that is
   // a constant stays, so that keys stay distinct).
   std::string redact_key(std::string_view key);

@@ -13,9 +13,11 @@
 #include "analysis/doctor.h"
 #include "cli/checks.h"
 #include "cli/subcommands.h"
-#include "model/ingest/read_log.h"
+#include "model/ingest/read_any.h"
 #include "report/diff_page.h"
 #include "report/pipeline.h"
+#include "report/text_report.h"
+#include "trace/content.h"
 
 namespace tlscope::cli {
 namespace {
@@ -31,7 +33,7 @@ struct Side {
 // Both logs at once, one thread each: memory is what the two models take.
 void read_both(Side* a, Side* b) {
   auto read = [](Side* s) {
-    auto r = ingest::read_log(s->log, {});
+    auto r = ingest::read_any_log(s->log, {});
     s->ok = r.ok;
     s->error = r.error;
     if (!r.ok) return;
@@ -57,11 +59,21 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, int a
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
     std::fprintf(stderr, "Report of %s: %s/index.html\n", side->log.c_str(), out.c_str());
-    auto r = report::build_report(side->log, out, opts);
-    side->ok = r.ok;
-    side->error = r.error;
-    if (!r.ok) return false;
-    side->model = std::move(r.model);
+    if (trace::sniff_content(side->log) == trace::Content::kText) {
+      // TORCH_LOGS text: its report, and the model read once more.
+      auto t = report::build_text_report(side->log, out, opts);
+      auto r = t.ok ? ingest::read_any_log(side->log, {}) : ingest::ReadResult{};
+      side->ok = t.ok && r.ok;
+      side->error = !t.ok ? t.error : r.error;
+      if (!side->ok) return false;
+      side->model = std::move(r.model);
+    } else {
+      auto r = report::build_report(side->log, out, opts);
+      side->ok = r.ok;
+      side->error = r.error;
+      if (!r.ok) return false;
+      side->model = std::move(r.model);
+    }
     side->doctor = analysis::diagnose(side->model);
   }
   return true;
@@ -77,7 +89,9 @@ int diff_command(int argc, char** argv) {
   Side a, b;
   bool json = false, overwrite = false;
   std::string out;
-  app.add_option("a", a.log, "The log before (a trace log, plain, .gz or .zst)")->required();
+  app.add_option("a", a.log,
+                 "The log before (a trace log or TORCH_LOGS text, plain, .gz or .zst)")
+      ->required();
   app.add_option("b", b.log, "The log after")->required();
   app.add_flag("--json", json, "Print the diff as JSON (docs/diff.md) instead of text");
   app.add_option("-o", out, "Also write both reports and diff.html into this folder")
@@ -94,8 +108,12 @@ int diff_command(int argc, char** argv) {
   }
   for (const auto* s : {&a, &b}) {
     if (!s->ok) return error(s->error);
+    if (s->model.source_kind != "torch_trace") continue;
     if (auto w = not_a_trace_log(s->log, s->model.stats); !w.empty()) warning(w);
   }
+  if (a.model.source_kind != b.model.source_kind)
+    warning("one log is a TORCH_TRACE log and the other TORCH_LOGS text: what the text does not "
+            "have (compile times, artifacts, compile ids before 2024) shows as a difference");
   auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
   if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, {}))
     return error("some pages of " + out + " could not be written");

@@ -29,6 +29,8 @@
 #include "io/input_path.h"
 #include "report/multirank.h"
 #include "report/pipeline.h"
+#include "report/text_report.h"
+#include "trace/content.h"
 #include "serve/serve.h"
 
 namespace {
@@ -95,6 +97,19 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   return show_report(a);
 }
 
+// TORCH_LOGS text: the doctor's report of what the text holds.
+int run_text(const Args& a, const std::string& log, const tlscope::report::Options& opts) {
+  auto result = tlscope::report::build_text_report(log, a.out, opts);
+  if (!result.ok) return fail(result.error);
+  std::fprintf(stderr, "TORCH_LOGS text: %llu lines, %llu of them not TORCH_LOGS messages%s\n",
+               static_cast<unsigned long long>(result.lines),
+               static_cast<unsigned long long>(result.other_lines),
+               result.ranks.empty() ? ""
+                                    : fmt::format("; {} ranks, each in rank_N/", result.ranks.size())
+                                          .c_str());
+  return show_report(a);
+}
+
 int run(const Args& a, const std::string& cmdline) {
   if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
 
@@ -110,7 +125,12 @@ int run(const Args& a, const std::string& cmdline) {
   if (!tlscope::io::resolve_input(a.path, a.latest, &log, &error)) return fail(error);
   if (a.latest)
     std::fprintf(stderr, "Reading the newest file in %s: %s\n", a.path.c_str(), log.c_str());
+  // By content: TORCH_LOGS text gets the report of text; neither, an error.
+  auto content = tlscope::trace::sniff_content(log);
+  if (content == tlscope::trace::Content::kNeither)
+    return fail(tlscope::trace::neither_message(log));
   if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
+  if (content == tlscope::trace::Content::kText) return run_text(a, log, opts);
 
   struct stat st {};
   ::stat(log.c_str(), &st);

@@ -17,10 +17,11 @@
 #include "analysis/ranks.h"
 #include "analysis/summary.h"
 #include "cli/checks.h"
+#include "cli/show_text.h"
 #include "io/rank_logs.h"
 #include "model/ingest/read_log.h"
 #include "model/ingest/torch_logs_model.h"
-#include "trace/glog_prefix.h"
+#include "trace/content.h"
 #include "trace/show.h"
 #include "trace/torch_logs.h"
 
@@ -34,57 +35,36 @@ std::string command_line(int argc, char** argv) {
 
 namespace {
 
-// What a file holds, by content: its first lines are looked at for a trace
-// record or a TORCH_LOGS message (a program's output may come first).
-enum class Content { kTrace, kText, kNeither };
-Content sniff(const std::string& log) {
-  std::string err;
-  auto source = io::open_source(log, &err);
-  if (!source) return Content::kTrace;  // the reader says why
-  io::LineReader lines(std::move(source));
-  io::Line line;
-  bool text = false;
-  for (int i = 0; i < 20000 && lines.next(&line); ++i) {
-    // A trace record: a glog prefix and a JSON object (TORCH_LOGS text has
-    // the same prefix, followed by a compile id or words).
-    if (auto p = trace::scan_glog_prefix(line.text); p && !p->json.empty() && p->json[0] == '{')
-      return Content::kTrace;
-    text = text || trace::torch_logs::is_torch_logs_start(line.text);
-  }
-  return text ? Content::kText : Content::kNeither;
-}
+// TORCH_LOGS text read into the model ("-": standard input, streaming):
+// one diagnosis, or one per rank when the text names several.
+struct Diagnosed {
+  std::optional<analysis::DoctorReport> one;
+  std::vector<analysis::RankDiagnosis> ranks;
+};
 
-// TORCH_LOGS text read into the model ("-": standard input, streaming).
-std::optional<analysis::DoctorReport> diagnose_text(const std::string& log) {
-  std::string err;
-  auto source = io::open_source(log == "-" ? "/dev/stdin" : log, &err);
-  if (!source) {
-    error(err);
+std::optional<Diagnosed> diagnose_text(const std::string& log) {
+  auto read = ingest::read_text_log(log);
+  if (!read.ok) {
+    error(read.error);
     return std::nullopt;
   }
-  io::LineReader lines(std::move(source));
-  model::ReportModel m;
-  m.input_path = log;
-  ingest::read_text(lines, &m);
-  if (!lines.error().empty()) {
-    error(lines.error());
-    return std::nullopt;
+  Diagnosed d;
+  if (read.models.size() == 1) {
+    d.one = analysis::diagnose(read.models.front());
+    return d;
   }
-  return analysis::diagnose(m);
+  for (const auto& m : read.models) d.ranks.push_back(analysis::diagnose_rank(*m.rank, log, m));
+  return d;
 }
 
 // Reads the log into the model, a TORCH_TRACE log or TORCH_LOGS text; nullopt
 // (with a message printed) on failure or when it is neither.
-std::optional<analysis::DoctorReport> diagnose_log(const std::string& log) {
+std::optional<Diagnosed> diagnose_input(const std::string& log) {
   if (log == "-") return diagnose_text(log);
-  Content c = sniff(log);
-  if (c == Content::kText) return diagnose_text(log);
-  if (c == Content::kNeither) {
-    std::error_code ec;
-    bool empty = std::filesystem::file_size(log, ec) == 0 && !ec;
-    error(log + (empty ? " is empty: it is neither a TORCH_TRACE log nor TORCH_LOGS text"
-                       : " is neither a TORCH_TRACE log nor TORCH_LOGS text: no line in it is a "
-                         "trace record or a TORCH_LOGS message"));
+  trace::Content c = trace::sniff_content(log);
+  if (c == trace::Content::kText) return diagnose_text(log);
+  if (c == trace::Content::kNeither) {
+    error(trace::neither_message(log));
     return std::nullopt;
   }
   auto result = ingest::read_log(log, {});
@@ -93,7 +73,9 @@ std::optional<analysis::DoctorReport> diagnose_log(const std::string& log) {
     return std::nullopt;
   }
   if (auto w = not_a_trace_log(log, result.model.stats); !w.empty()) warning(w);
-  return analysis::diagnose(result.model);
+  Diagnosed d;
+  d.one = analysis::diagnose(result.model);
+  return d;
 }
 
 // Every rank log read and diagnosed, `jobs` at a time; only the diagnoses
@@ -146,6 +128,20 @@ std::vector<analysis::RankSummary> summaries_of(const std::vector<analysis::Rank
   return out;
 }
 
+void add_totals(analysis::Totals* sum, const analysis::Totals& t) {
+  sum->recompiles += t.recompiles;
+  sum->graph_breaks += t.graph_breaks;
+  sum->failures += t.failures;
+  sum->recompile_limit_hits += t.recompile_limit_hits;
+  sum->compile_time_s += t.compile_time_s;
+}
+
+analysis::Totals sum_of(const std::vector<analysis::RankDiagnosis>& ranks) {
+  analysis::Totals sum;
+  for (const auto& r : ranks) add_totals(&sum, r.doctor.totals);
+  return sum;
+}
+
 bool is_dir(const std::string& p) {
   std::error_code ec;
   return std::filesystem::is_directory(p, ec);
@@ -163,19 +159,28 @@ int summary(int argc, char** argv) {
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (log != "-")
     if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
+  std::optional<std::vector<analysis::RankDiagnosis>> ranks;
+  std::optional<analysis::DoctorReport> one;
   if (is_dir(log)) {
-    auto ranks = diagnose_dir(log);
+    ranks = diagnose_dir(log);
     if (!ranks) return 1;
-    auto a = analysis::analyze_ranks(summaries_of(*ranks));
-    std::string out = json ? analysis::ranks_summary_json(*ranks, a, command_line(argc, argv))
-                           : analysis::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+  } else {
+    auto d = diagnose_input(log);
+    if (!d) return 1;
+    if (d->one)
+      one = std::move(d->one);
+    else
+      ranks = std::move(d->ranks);
   }
-  auto d = diagnose_log(log);
-  if (!d) return 1;
-  std::string out = json ? analysis::summary_json(*d, log, command_line(argc, argv))
-                         : analysis::summary_text(*d, log, ::isatty(STDOUT_FILENO) != 0);
+  std::string out;
+  if (ranks) {
+    auto a = analysis::analyze_ranks(summaries_of(*ranks));
+    out = json ? analysis::ranks_summary_json(*ranks, a, command_line(argc, argv))
+               : analysis::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
+  } else {
+    out = json ? analysis::summary_json(*one, log, command_line(argc, argv))
+               : analysis::summary_text(*one, log, ::isatty(STDOUT_FILENO) != 0);
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
@@ -215,15 +220,26 @@ int check(int argc, char** argv) {
     if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   std::optional<analysis::Totals> base;
   if (!baseline.empty()) {
-    auto d = diagnose_log(baseline);
+    auto d = diagnose_input(baseline);
     if (!d) return 1;
-    base = d->totals;
+    base = d->one ? d->one->totals : sum_of(d->ranks);
   }
-  // (label, totals) per log: one for a file, one per rank for a folder.
+  // (label, totals) per log: one for a file, one per rank for a folder or
+  // text that names ranks.
   std::vector<std::pair<std::string, analysis::Totals>> logs;
+  std::optional<std::vector<analysis::RankDiagnosis>> ranks;
   if (is_dir(log)) {
-    auto ranks = diagnose_dir(log);
+    ranks = diagnose_dir(log);
     if (!ranks) return 1;
+  } else {
+    auto d = diagnose_input(log);
+    if (!d) return 1;
+    if (d->one)
+      logs.emplace_back("", d->one->totals);
+    else
+      ranks = std::move(d->ranks);
+  }
+  if (ranks) {
     for (const auto& r : *ranks) {
       if (!r.error.empty()) {
         std::printf("tlscope check: rank %u: %s\n", r.log.rank, r.error.c_str());
@@ -231,10 +247,6 @@ int check(int argc, char** argv) {
       }
       logs.emplace_back(fmt::format("rank {}: ", r.log.rank), r.doctor.totals);
     }
-  } else {
-    auto d = diagnose_log(log);
-    if (!d) return 1;
-    logs.emplace_back("", d->totals);
   }
   std::vector<std::string> over;
   for (const auto& entry : logs) {
@@ -267,12 +279,7 @@ int check(int argc, char** argv) {
   for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
   if (over.empty()) {
     analysis::Totals sum;
-    for (const auto& [label, t] : logs) {
-      sum.recompiles += t.recompiles;
-      sum.graph_breaks += t.graph_breaks;
-      sum.failures += t.failures;
-      sum.compile_time_s += t.compile_time_s;
-    }
+    for (const auto& [label, t] : logs) add_totals(&sum, t);
     std::printf("tlscope check: ok (%llu recompiles, %llu graph breaks, %llu failures, %.2f s%s)\n",
                 static_cast<unsigned long long>(sum.recompiles),
                 static_cast<unsigned long long>(sum.graph_breaks),
@@ -286,7 +293,7 @@ int show(int argc, char** argv) {
   CLI::App app{"Print one artifact of one compile, e.g. `tlscope show trace.log 0/1 guards`",
                "tlscope show"};
   std::string log, id, artifact;
-  app.add_option("log", log, "Trace log")->required();
+  app.add_option("log", log, "Trace log or TORCH_LOGS text")->required();
   app.add_option("compile_id", id, "Compile id, e.g. 0/1 (all attempts) or 0/1_1")->required();
   app.add_option("artifact", artifact,
                  "Envelope key or artifact name, or a TORCH_LOGS name: graph_code, guards, "
@@ -294,6 +301,12 @@ int show(int argc, char** argv) {
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (int rc = check_log_path(log, LogArg::kFile)) return rc;
   std::string why;
+  if (auto c = trace::sniff_content(log); c != trace::Content::kTrace) {
+    int rc = c == trace::Content::kText ? show_text(log, id, artifact, stdout, &why) : 1;
+    if (c == trace::Content::kNeither) why = trace::neither_message(log);
+    if (rc != 0) error(why);
+    return rc;
+  }
   trace::Stats stats;
   int rc = trace::show_artifact(log, id, artifact, stdout, &why, &stats);
   if (auto w = not_a_trace_log(log, stats); !w.empty()) warning(w);

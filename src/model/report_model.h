@@ -180,6 +180,13 @@ struct ReportModel {
   // counted: physical lines, lines that were no TORCH_LOGS message, guard dumps).
   std::string source_kind = "torch_trace";
   uint64_t text_lines = 0, text_unknown_lines = 0, text_guard_dumps = 0;
+  // The guard dumps of TORCH_LOGS text, by the compile they belong to (none:
+  // the text does not say).
+  struct TextGuards {
+    std::optional<trace::CompileId> id;
+    std::string text;
+  };
+  std::vector<TextGuards> text_guards;
   VllmState vllm;
 
   Status status_of(const std::optional<trace::CompileId>& raw_id) const;

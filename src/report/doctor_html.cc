@@ -96,7 +96,7 @@ Html frames_html(const analysis::DoctorReport& d) {
                   {"limit", f.recompile_limit_hit ? Html(Markup(" (limit)")) : Html()},
                   {"restarts", html_format("{}", f.restarts)},
                   {"failures", html_format("{}", f.failures)},
-                  {"seconds", seconds(f.compile_time_s)},
+                  {"seconds", d.totals.timed ? seconds(f.compile_time_s) : Html(Markup("&ndash;"))},
                   {"reasons", reasons_html(f, runs)}});
   return part("frames", {{"run_heading", runs ? part("run_heading") : Html()}, {"rows", rows}});
 }

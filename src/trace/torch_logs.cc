@@ -22,6 +22,17 @@ size_t digits_at(std::string_view s, size_t i) {
   return j - i;
 }
 
+// `[rankN]:` at s[0]: its length (0: none), the rank in *rank.
+size_t rank_at(std::string_view s, std::optional<uint32_t>* rank) {
+  if (!starts_with(s, "[rank")) return 0;
+  size_t d = digits_at(s, 5);
+  if (d == 0 || d > 9 || s.substr(5 + d, 2) != "]:") return 0;
+  uint32_t r = 0;
+  for (size_t k = 5; k < 5 + d; ++k) r = r * 10 + static_cast<uint32_t>(s[k] - '0');
+  *rank = r;
+  return 7 + d;
+}
+
 // A compile id in brackets at s[0]: "[2/1] ", "[2/1_1] ", "[!0/2/1] ".
 size_t compile_id_at(std::string_view s, std::string_view* id) {
   if (s.empty() || s[0] != '[') return 0;
@@ -88,8 +99,15 @@ size_t logger_end(std::string_view s, std::string_view* logger) {
   size_t colon = s.find(": [");
   if (colon != std::string_view::npos && colon > 0 && colon < 96) {
     std::string_view name = s.substr(0, colon);
-    bool ok = name.find(' ') == std::string_view::npos && name.find('.') != std::string_view::npos;
     size_t close = s.find("] ", colon);
+    // A dotted logger name (torch._dynamo.convert_frame), or any one word
+    // before a level in brackets (2022: "Torchdynamo: [ERROR]").
+    std::string_view level =
+        close == std::string_view::npos ? std::string_view() : s.substr(colon + 3, close - colon - 3);
+    bool is_level = level == "ERROR" || level == "WARNING" || level == "INFO" ||
+                    level == "DEBUG" || level == "CRITICAL";
+    bool ok = name.find(' ') == std::string_view::npos &&
+              (name.find('.') != std::string_view::npos || is_level);
     if (ok && close != std::string_view::npos && close < colon + 14) {
       *logger = name;
       return close + 2;
@@ -135,14 +153,40 @@ bool continues_record(std::string_view b) {
 bool is_record_start(std::string_view b) {
   return starts_with(b, "Recompiling function ") || starts_with(b, "('Recompiling function ") ||
          starts_with(b, "(\"Recompiling function ") || starts_with(b, "Graph break") ||
-         starts_with(b, "WON'T CONVERT ") || b.find(" hit config.") != std::string_view::npos ||
+         starts_with(b, "WON'T CONVERT ") || starts_with(b, "WONT CONVERT ") ||
+         b.find(" hit config.") != std::string_view::npos ||
          b.find("hit recompilation cache limit") != std::string_view::npos || b == "GUARDS:" ||
          starts_with(b, "TREE_GUARD_MANAGER") || starts_with(b, "Python shape guard function");
 }
 
 }  // namespace
 
-Line strip_prefix(std::string_view raw) {
+namespace {
+Line strip(std::string_view raw, bool glued);
+}  // namespace
+
+Line strip_prefix(std::string_view raw) { return strip(raw, true); }
+
+namespace {
+
+// A prefix glued after other output on the same line (a progress bar or a
+// benchmark's table without its newline): `[rankN]:` or a bracketed time
+// in the first characters, when what follows it is a prefixed line.
+std::optional<Line> glued_prefix(std::string_view s, size_t indent) {
+  size_t limit = s.size() < 256 ? s.size() : 256;
+  for (size_t p = 1; p < limit; ++p) {
+    if (s[p] != '[') continue;
+    std::string_view rest = s.substr(p);
+    if (!starts_with(rest, "[rank") && bracket_time_end(rest) == 0) continue;
+    Line inner = strip(rest, false);
+    if (!inner.prefixed) continue;
+    inner.indent = indent;
+    return inner;
+  }
+  return std::nullopt;
+}
+
+Line strip(std::string_view raw, bool glued) {
   Line l;
   while (!raw.empty() && (raw.back() == '\r' || raw.back() == '\n')) raw.remove_suffix(1);
   size_t indent = 0;
@@ -150,20 +194,21 @@ Line strip_prefix(std::string_view raw) {
   std::string_view s = raw.substr(indent);
   l.indent = indent;
   // [rank3]: in front (distributed), maybe after a paste's indentation.
-  if (starts_with(s, "[rank")) {
-    size_t d = digits_at(s, 5);
-    if (d > 0 && s.substr(5 + d, 2) == "]:") {
-      uint64_t r = 0;
-      for (size_t k = 5; k < 5 + d && k < 14; ++k) r = r * 10 + static_cast<uint64_t>(s[k] - '0');
-      l.rank = static_cast<uint32_t>(r);
-      s.remove_prefix(7 + d);
-      while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-    }
+  if (size_t n = rank_at(s, &l.rank)) {
+    s.remove_prefix(n);
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
   }
   size_t start = 0, end = 0;
   std::string_view where;
   if ((end = glog_end(s, &start, &where)) > 0) {
     l.prefixed = true;
+    // `[rankN]:` glued after other output, just before the glog prefix.
+    std::string_view before = s.substr(0, start);
+    size_t r = before.rfind("[rank");
+    if (!l.rank && r != std::string_view::npos) {
+      std::optional<uint32_t> rank;
+      if (rank_at(before.substr(r), &rank) == before.size() - r) l.rank = rank;
+    }
   } else if ((end = bracket_time_end(s)) > 0) {
     l.prefixed = true;
     std::string_view rest = s.substr(end), id;
@@ -176,6 +221,12 @@ Line strip_prefix(std::string_view raw) {
     l.prefixed = true;
   } else if ((end = shortened_end(s, &where)) > 0) {
     l.prefixed = true;
+  } else if (std::string_view id; compile_id_at(s, &id) > 0 &&
+                                  artifact_tag_at(s.substr(compile_id_at(s, &id))) > 0) {
+    l.prefixed = true;  // the prefix cut down to `[0/1] [__recompiles] `
+    end = 0;
+  } else if (glued && !l.rank) {
+    if (auto inner = glued_prefix(s, indent)) return *inner;
   }
   if (l.prefixed) {
     s.remove_prefix(end);
@@ -192,6 +243,8 @@ Line strip_prefix(std::string_view raw) {
   }
   return l;
 }
+
+}  // namespace
 
 bool is_torch_logs_start(std::string_view line) {
   Line l = strip_prefix(line);
@@ -274,6 +327,7 @@ void Reader::start(Kind kind, const Line& l) {
 
 void Reader::feed(std::string_view raw) {
   ++events_.lines;
+  started_ = false;
   Line l = strip_prefix(raw);
   std::string_view b = trim(l.body);
   // `Graph break: from user code at:` after the Tensor.item() warning is the
@@ -291,14 +345,16 @@ void Reader::feed(std::string_view raw) {
       k = Kind::kLimit;
     else if (starts_with(b, "Graph break from `Tensor.item()`"))
       k = Kind::kItemBreak;
-    else if (!starts_with(b, "Graph break") && !starts_with(b, "WON'T CONVERT"))
+    else if (!starts_with(b, "Graph break") && !starts_with(b, "WON'T CONVERT") &&
+             !starts_with(b, "WONT CONVERT"))
       k = Kind::kGuards;
     // The tree of guards under "GUARDS:" is the same dump.
     if (k == Kind::kGuards && kind_ == Kind::kNone && last_guards_ + 3 >= events_.lines &&
         starts_with(b, "TREE_GUARD_MANAGER")) {
-      --events_.guard_dumps;
+      continues_dump_ = true;
     }
     start(k, l);
+    started_ = true;
     ++events_.record_lines;
     return;
   }
@@ -337,10 +393,23 @@ void Reader::close() {
   switch (kind) {
     case Kind::kNone:
       return;
-    case Kind::kGuards:
-      ++events_.guard_dumps;
+    case Kind::kGuards: {
+      bool more = continues_dump_;
+      continues_dump_ = false;
+      if (!more) ++events_.guard_dumps;
       last_guards_ = events_.lines;
+      size_t size = 0;
+      for (const auto& l : body_) size += l.size() + 1;
+      bool kept = events_.guard_text_bytes + size <= Events::kMaxGuardText &&
+                  (!more || last_dump_kept_);
+      last_dump_kept_ = kept;
+      if (!kept) return;
+      events_.guard_text_bytes += size;
+      if (!more) events_.guards.push_back({compile_id_, events_.recompiles.size(), rank_, {}});
+      std::string& text = events_.guards.back().text;
+      for (const auto& l : body_) text.append(l).push_back('\n');
       return;
+    }
     case Kind::kRecompile: {
       Recompile r;
       function_in(std::string_view(first).substr(21), &r.function, &r.file, &r.line);
@@ -447,18 +516,26 @@ void Reader::close() {
         size_t at = f.find(" in user code at ");
         if (at != std::string_view::npos) location = std::string(trim(f.substr(at + 17)));
         g.duplicate = starts_with(f, "Graph break (");
-      } else if (starts_with(f, "WON'T CONVERT ")) {
-        reason =
-            "WON'T CONVERT " + std::string(f.substr(14)) + " (skip: the frame was not converted)";
-        // WON'T CONVERT g /a/b.py line 7
-        std::string_view w = f.substr(14);
+      } else if (starts_with(f, "WON'T CONVERT ") || starts_with(f, "WONT CONVERT ")) {
+        std::string_view w = trim(f.substr(f[3] == '\'' ? 14 : 13));
+        reason = "WON'T CONVERT " + std::string(w) + " (skip: the frame was not converted)";
+        // WON'T CONVERT g /a/b.py line 7; (2022) WONT CONVERT g a/b.py   17342
         size_t sp = w.find(' ');
         size_t ln = w.rfind(" line ");
+        size_t digits = w.find_last_not_of("0123456789");
         if (sp != std::string_view::npos && ln != std::string_view::npos && ln > sp) {
           fn = std::string(w.substr(0, sp));
           file = std::string(w.substr(sp + 1, ln - sp - 1));
           line = digits_at(w, ln + 6) ? std::stoll(std::string(w.substr(ln + 6, 12))) : 0;
+        } else if (sp != std::string_view::npos && digits != std::string_view::npos &&
+                   digits + 1 < w.size() && digits > sp && blank(w[digits])) {
+          fn = std::string(w.substr(0, sp));
+          file = std::string(trim(w.substr(sp + 1, digits - sp)));
+          line = std::stoll(std::string(w.substr(digits + 1, 12)));
         }
+        if (!fn.empty() && line > 0)  // without the padding of the 2022 form
+          reason = "WON'T CONVERT " + fn + " " + file + " line " + std::to_string(line) +
+                   " (skip: the frame was not converted)";
       } else if (starts_with(f, "Graph break:")) {
         std::string_view r = trim(f.substr(12));
         size_t from = r.find("from user code at");

@@ -61,11 +61,25 @@ struct GraphBreak {
   uint32_t count = 1;  // the same message this often (kept once: bounded memory)
 };
 
+// A guard dump (`GUARDS:`, `TREE_GUARD_MANAGER:`, the shape guard function)
+// of one compile: its first lines, as printed.
+struct GuardDump {
+  std::string compile_id;
+  size_t after_recompiles = 0;  // Events::recompiles read before it
+  std::optional<uint32_t> rank;
+  std::string text;
+};
+
 struct Events {
   std::vector<Recompile> recompiles;
   std::vector<LimitHit> limit_hits;
   std::vector<GraphBreak> graph_breaks;
   uint64_t guard_dumps = 0;
+  // The dumps' text, kept while their total stays under kMaxGuardText (they
+  // are counted beyond it).
+  std::vector<GuardDump> guards;
+  uint64_t guard_text_bytes = 0;
+  static constexpr uint64_t kMaxGuardText = 16u << 20;
   uint64_t lines = 0;          // physical lines read
   uint64_t record_lines = 0;   // lines that belong to a record we read
   uint64_t unknown_lines = 0;  // other lines (the program's own output, ...)
@@ -77,6 +91,10 @@ class Reader {
   // Ends the last record; call once after the last line.
   void finish();
   const Events& events() const { return events_; }
+  // What the last line fed was: the first line of a message; part of a
+  // guard dump (its first line or a later one).
+  bool started() const { return started_; }
+  bool in_guard_dump() const { return kind_ == Kind::kGuards; }
   Events& events() { return events_; }
 
  private:
@@ -85,12 +103,15 @@ class Reader {
   void start(Kind kind, const Line& l);
 
   Kind kind_ = Kind::kNone;
+  bool started_ = false;
   std::vector<std::string> body_;
   std::string location_, compile_id_;
   std::optional<uint32_t> rank_;
   size_t indent_ = 0;
   bool prefixed_ = false;
   uint64_t last_guards_ = 0;                             // the line a guard dump ended on
+  bool continues_dump_ = false;  // the open record is the tree of the last dump
+  bool last_dump_kept_ = false;  // the last dump's text is in events_.guards
   std::unordered_map<std::string, size_t> break_index_;  // a break's message -> its event
   Events events_;
 };

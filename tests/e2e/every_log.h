@@ -1,7 +1,8 @@
 // Every log the project has, for the tests that state a promise as a
 // property of all of them: the corpus (when there is one; names start with
 // "Corpus", so that a lone clone leaves them out), the recorded PyTorch
-// traces, the logs of tests/data and examples/.
+// traces, the logs of tests/data and examples/, and the TORCH_LOGS text of
+// tests/data/torch_logs.
 #pragma once
 
 #include <algorithm>
@@ -69,6 +70,9 @@ inline std::vector<RealLog> every_log() {
   add_files(kRecorded, "Recorded", &v, gz);
   add_files(fs::path(TLSCOPE_DATA) / "vllm", "Tests", &v, log);
   add_files(fs::path(TLSCOPE_EXAMPLES), "Examples", &v, log);
+  // TORCH_LOGS text: the fixtures written for every form of spec/TORCH_LOGS.md.
+  add_files(fs::path(TLSCOPE_DATA) / "torch_logs", "Text", &v,
+            [](const fs::path& p) { return p.extension() == ".txt"; });
   std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return v;
 }

@@ -73,6 +73,23 @@ const std::vector<Fixture> kFixtures = {
      0,
      {{"g", 3, 2, false, {"constant", "constant", "constant"}}},
      {{"autograd", 2, "/a/b.py:9"}}},
+    // Shapes seen in real pastes: a prefix glued after a program's output
+    // on one line, the one-word logger of 2022 with WONT CONVERT, two frames
+    // of one name in one file told apart by their first line, a prefix cut
+    // down to `[0/1] [__recompiles]`, a limit hit that names no function.
+    {"pasted_shapes.txt",
+     20,
+     4,
+     0,
+     1,
+     2,
+     3,
+     {{"decode", 2, 1, false, {"constant"}},
+      {"forward", 1, 0, true, {}},
+      {"forward", 1, 0, true, {}},
+      {"", 1, 0, true, {}}},
+     {{"unsupported_builtin", 1, "/srv/demo/layers.py:40"},
+      {"skipped", 1, "tests/test_demo.py:120"}}},
 };
 
 class TorchLogs : public ::testing::TestWithParam<Fixture> {

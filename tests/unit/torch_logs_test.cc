@@ -46,6 +46,21 @@ TEST(StripPrefix, EveryEra) {
       {"Recompiling function g in /a/b.py:7", "Recompiling function g in /a/b.py:7", "", false, -1},
       {"epoch 1: 100%|####| 10/10 [00:01<00:00]", "epoch 1: 100%|####| 10/10 [00:01<00:00]", "",
        false, -1},
+      // Shapes of real pastes: the prefix cut down to its compile id and
+      // artifact; the one-word logger of 2022; a prefix glued after a
+      // program's output on the same line (a progress bar, a table).
+      {"[0/1] [__recompiles] Recompiling function forward in ...",
+       "Recompiling function forward in ...", "0/1", true, -1},
+      {"Torchdynamo: [ERROR] WONT CONVERT <lambda> a/b.py   12", "WONT CONVERT <lambda> a/b.py   12",
+       "", true, -1},
+      {"cuda eval  Bart        [2023-03-31 05:57:27,551] torch._dynamo.symbolic_convert: [WARNING] "
+       "Graph break: x from user code at",
+       "Graph break: x from user code at", "", true, -1},
+      {" 12%|##  | 1/8 [00:01<00:07][rank3]:W0202 10:11:12.000000 7 torch/_dynamo/c.py:1] [3/8] "
+       "torch._dynamo hit config.recompile_limit (8)",
+       "torch._dynamo hit config.recompile_limit (8)", "3/8", true, 3},
+      // Not a logger: words before a colon and a bracket.
+      {"Note: [see above] for details", "Note: [see above] for details", "", false, -1},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.line);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -15,10 +16,11 @@ class TextModel {
  public:
   explicit TextModel(model::ReportModel* m) : m_(m) {}
 
-  void recompile(const tl::Recompile& r) {
+  trace::CompileId recompile(const tl::Recompile& r) {
     auto [fid, n] = place(r.compile_id, r.function, r.file, r.line, /*next=*/true);
     compile(fid, n, r.function, r.file, r.line);
     if (!r.reasons.empty()) m_->recompile_reasons.push_back({id(fid, n), 1, r.reasons});
+    return id(fid, n);
   }
 
   void limit(const tl::LimitHit& h) {
@@ -27,16 +29,17 @@ class TextModel {
     // recompile); a limit hit alone adds no compile of its own, so that
     // recompiles count "Recompiling function" events.
     auto printed = trace::parse_bare_compile_id(h.compile_id);
-    auto key = frame_key(h.function, h.file);
+    auto known = find_frame(h.function, h.file, h.line);
     std::pair<uint32_t, uint32_t> at;
     if (printed && printed->frame_id && printed->frame_compile_id &&
         records_.count({*printed->frame_id, *printed->frame_compile_id})) {
       at = {*printed->frame_id, *printed->frame_compile_id};
-    } else if (auto f = frames_.find(key); f != frames_.end() && last_.count(f->second)) {
-      at = {f->second, last_[f->second]};
+    } else if (known && last_.count(*known)) {
+      at = {*known, last_[*known]};
     } else {
-      uint32_t fid = printed && printed->frame_id ? *printed->frame_id : frame_of(key);
-      frames_.try_emplace(key, fid);
+      uint32_t fid = printed && printed->frame_id ? *printed->frame_id
+                                                  : frame_of(h.function, h.file, h.line);
+      name_frame(h.function, h.file, h.line, fid);
       used_.insert({fid, 0});
       last_.try_emplace(fid, 0);
       at = {fid, 0};
@@ -68,12 +71,13 @@ class TextModel {
     std::pair<uint32_t, uint32_t> at;
     if (printed && printed->frame_id && printed->frame_compile_id) {
       at = {*printed->frame_id, *printed->frame_compile_id};
-      frames_.try_emplace(frame_key(g.function, g.file), at.first);
+      name_frame(g.function, g.file, 0, at.first);
       used_.insert({at.first, 0});
       last_.try_emplace(at.first, 0);
       compile(at.first, 0, g.function, g.file, 0);
     } else {
-      at = place("", g.function, g.file, g.line, /*next=*/false);
+      // (the break's line is not the function's first: frames by name)
+      at = place("", g.function, g.file, 0, /*next=*/false);
       compile(at.first, at.second, g.function, g.file, 0);
     }
     m_->graph_break_notes.push_back({id(at.first, at.second), 1, text, g.count});
@@ -81,10 +85,33 @@ class TextModel {
 
  private:
   // Frames by function and file name: one message names the file with its
-  // folder, another without (L0: "for function 'g' (b.py:7)").
+  // folder, another without (L0: "for function 'g' (b.py:7)"); and by first
+  // line where the message gives it (two `forward`s of one file are two
+  // frames). A message without a line takes the first frame of that name.
   static std::string frame_key(const std::string& fn, const std::string& file) {
     size_t slash = file.find_last_of("/\\");
     return fn + "\n" + (slash == std::string::npos ? file : file.substr(slash + 1));
+  }
+
+  std::optional<uint32_t> find_frame(const std::string& fn, const std::string& file,
+                                     int64_t line) {
+    if (fn.empty()) return std::nullopt;  // the text does not say which
+    auto it = frames_.find(frame_key(fn, file));
+    if (it == frames_.end() || it->second.empty()) return std::nullopt;
+    if (line <= 0) return it->second.front().second;
+    for (auto& [l, fid] : it->second)
+      if (l == line) return fid;
+    for (auto& [l, fid] : it->second)
+      if (l <= 0) {
+        l = line;  // now known
+        return fid;
+      }
+    return std::nullopt;
+  }
+
+  void name_frame(const std::string& fn, const std::string& file, int64_t line, uint32_t fid) {
+    if (fn.empty() || find_frame(fn, file, line)) return;
+    frames_[frame_key(fn, file)].push_back({line, fid});
   }
 
  public:
@@ -94,7 +121,7 @@ class TextModel {
       used_.insert({*c->frame_id, 0});
   }
 
- private:
+  // Compile ids of text: frame and compile, no attempt (text prints none).
   static trace::CompileId id(uint32_t frame, uint32_t n) {
     trace::CompileId c;
     c.frame_id = frame;
@@ -102,34 +129,34 @@ class TextModel {
     return c;
   }
 
+ private:
+
   // The frame and compile an event belongs to: PyTorch's id when printed,
   // else the frame by its function and file, and its next compile (a
   // recompile) or its current one (a graph break).
   std::pair<uint32_t, uint32_t> place(const std::string& printed, const std::string& fn,
                                       const std::string& file, int64_t line, bool next) {
-    (void)line;
     if (auto c = trace::parse_bare_compile_id(printed); c && c->frame_id && c->frame_compile_id) {
-      frames_.try_emplace(frame_key(fn, file), *c->frame_id);
+      name_frame(fn, file, line, *c->frame_id);
       used_.insert({*c->frame_id, 0});
       last_[*c->frame_id] = std::max(last_[*c->frame_id], *c->frame_compile_id);
       return {*c->frame_id, *c->frame_compile_id};
     }
-    uint32_t fid = frame_of(frame_key(fn, file));
+    uint32_t fid = frame_of(fn, file, line);
     auto last = last_.find(fid);
     uint32_t n = last == last_.end() ? (next ? 1 : 0) : (next ? last->second + 1 : last->second);
     last_[fid] = n;
     return {fid, n};
   }
 
-  // The frame id of `key`: the one it has, else the next one not used.
-  uint32_t frame_of(const std::string& key) {
-    auto [it, added] = frames_.try_emplace(key, 0);
-    if (added) {
-      while (used_.count(next_frame_)) ++next_frame_;
-      it->second = next_frame_;
-      used_.insert({next_frame_, 0});
-    }
-    return it->second;
+  // The frame id of a function: the one it has, else the next one not used.
+  uint32_t frame_of(const std::string& fn, const std::string& file, int64_t line) {
+    if (auto fid = find_frame(fn, file, line)) return *fid;
+    while (used_.count(next_frame_)) ++next_frame_;
+    uint32_t fid = next_frame_;
+    used_.insert({fid, 0});
+    if (!fn.empty()) frames_[frame_key(fn, file)].push_back({line, fid});
+    return fid;
   }
 
   // The metrics record of compile fid/n, made with the frame's first
@@ -156,7 +183,7 @@ class TextModel {
   }
 
   model::ReportModel* m_;
-  std::map<std::string, uint32_t> frames_;
+  std::map<std::string, std::vector<std::pair<int64_t, uint32_t>>> frames_;  // key -> (line, id)
   std::map<uint32_t, int> used_;
   std::map<uint32_t, uint32_t> last_;
   std::map<std::pair<uint32_t, uint32_t>, size_t> records_;
@@ -165,29 +192,90 @@ class TextModel {
 
 }  // namespace
 
-void add_text_events(const tl::Events& events, model::ReportModel* model) {
+std::vector<uint32_t> text_ranks(const tl::Events& events) {
+  std::set<uint32_t> ranks;
+  auto add = [&](const auto& list) {
+    for (const auto& e : list)
+      if (e.rank) ranks.insert(*e.rank);
+  };
+  add(events.recompiles);
+  add(events.limit_hits);
+  add(events.graph_breaks);
+  add(events.guards);
+  return {ranks.begin(), ranks.end()};
+}
+
+void add_text_events(const tl::Events& events, model::ReportModel* model,
+                     std::optional<uint32_t> rank) {
+  // With a rank: its events, and those that name none when it is the
+  // lowest rank of the text (a line the launcher did not prefix).
+  auto ranks = text_ranks(events);
+  auto mine = [&](const std::optional<uint32_t>& r) {
+    if (!rank) return true;
+    return r ? *r == *rank : ranks.empty() || ranks.front() == *rank;
+  };
   TextModel t(model);
-  for (const auto& r : events.recompiles) t.reserve(r.compile_id);
-  for (const auto& h : events.limit_hits) t.reserve(h.compile_id);
-  for (const auto& g : events.graph_breaks) t.reserve(g.compile_id);
+  for (const auto& r : events.recompiles)
+    if (mine(r.rank)) t.reserve(r.compile_id);
+  for (const auto& h : events.limit_hits)
+    if (mine(h.rank)) t.reserve(h.compile_id);
+  for (const auto& g : events.graph_breaks)
+    if (mine(g.rank)) t.reserve(g.compile_id);
   // In the order PyTorch printed them would be best; by kind keeps the
   // numbering of frames stable: recompiles name frames first.
-  for (const auto& r : events.recompiles) t.recompile(r);
-  for (const auto& h : events.limit_hits) t.limit(h);
+  std::vector<std::optional<trace::CompileId>> placed(events.recompiles.size());
+  for (size_t i = 0; i < events.recompiles.size(); ++i)
+    if (mine(events.recompiles[i].rank)) placed[i] = t.recompile(events.recompiles[i]);
+  for (const auto& h : events.limit_hits)
+    if (mine(h.rank)) t.limit(h);
   std::map<std::string, tl::GraphBreak> by_place;
-  for (const auto& g : events.graph_breaks) t.graph_break(g, &by_place);
+  for (const auto& g : events.graph_breaks)
+    if (mine(g.rank)) t.graph_break(g, &by_place);
+  // A dump belongs to the compile its prefix names, else to the recompile
+  // printed before it (its guards are printed when that compile ends).
+  for (const auto& g : events.guards) {
+    if (!mine(g.rank)) continue;
+    model::ReportModel::TextGuards tg;
+    if (auto c = trace::parse_bare_compile_id(g.compile_id); c && c->frame_id)
+      tg.id = TextModel::id(*c->frame_id, c->frame_compile_id.value_or(0));
+    else if (g.after_recompiles > 0)
+      tg.id = placed[g.after_recompiles - 1];
+    tg.text = g.text;
+    model->text_guards.push_back(std::move(tg));
+  }
+  if (rank) model->rank = rank;
   model->source_kind = "torch_logs";
   model->text_lines = events.lines;
   model->text_unknown_lines = events.unknown_lines;
   model->text_guard_dumps = events.guard_dumps;
 }
 
-void read_text(io::LineReader& lines, model::ReportModel* model) {
+TextRead read_text_log(const std::string& path) {
+  TextRead out;
+  auto source = io::open_source(path == "-" ? "/dev/stdin" : path, &out.error);
+  if (!source) return out;
+  io::LineReader lines(std::move(source));
   tl::Reader reader;
   io::Line line;
   while (lines.next(&line)) reader.feed(line.text);
   reader.finish();
-  add_text_events(reader.events(), model);
+  if (!lines.error().empty()) {
+    out.error = lines.error();
+    return out;
+  }
+  auto ranks = text_ranks(reader.events());
+  auto one = [&](std::optional<uint32_t> rank) {
+    model::ReportModel& m = out.models.emplace_back();
+    m.input_path = path;
+    add_text_events(reader.events(), &m, rank);
+  };
+  if (ranks.size() <= 1) {
+    one(ranks.empty() ? std::nullopt : std::optional<uint32_t>(ranks.front()));
+  } else {
+    for (uint32_t r : ranks) one(r);
+  }
+  out.ok = true;
+  return out;
 }
 
 }  // namespace tlscope::ingest

@@ -6,7 +6,10 @@
 // them; elsewhere frames are numbered in the order they appear.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "io/line_reader.h"
 #include "model/report_model.h"
@@ -14,9 +17,22 @@
 
 namespace tlscope::ingest {
 
-void add_text_events(const trace::torch_logs::Events& events, model::ReportModel* model);
+// The ranks the text names (`[rankN]:`), ascending; empty when none.
+std::vector<uint32_t> text_ranks(const trace::torch_logs::Events& events);
 
-// Reads every line of `lines` as TORCH_LOGS text into `model`.
-void read_text(io::LineReader& lines, model::ReportModel* model);
+// The events of the text (with `rank`: that rank's alone, and those that
+// name no rank when it is the lowest) into `model`.
+void add_text_events(const trace::torch_logs::Events& events, model::ReportModel* model,
+                     std::optional<uint32_t> rank = std::nullopt);
+
+// TORCH_LOGS text read into one model per rank it names (one model, without
+// a rank, when it names none): the ranks are kept apart.
+struct TextRead {
+  bool ok = false;
+  std::string error;
+  std::vector<model::ReportModel> models;
+};
+// `path`: a file (plain, .gz or .zst), or "-" for standard input.
+TextRead read_text_log(const std::string& path);
 
 }  // namespace tlscope::ingest
