@@ -3,7 +3,7 @@
 // the summary written as text and JSON. Checks that every line is counted
 // once (a record's, another's or blank), that no event claims more lines
 // than were read, no more recompiles than messages, and that the summary
-// names the text source.
+// names the text source; split by rank, each event is in one rank's model.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,6 +42,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // (or one naming compile 0) is no new one.
   if (d.totals.recompiles > e.recompiles.size())
     tlscope::fuzz::fail("more recompiles than Recompiling messages");
+  // Ranks kept apart: each event goes to exactly one rank's model.
+  auto ranks = tlscope::ingest::text_ranks(e);
+  if (ranks.size() > 1) {
+    size_t reasons = 0, notes = 0, guards = 0;
+    for (uint32_t r : ranks) {
+      tlscope::model::ReportModel one;
+      tlscope::ingest::add_text_events(e, &one, r);
+      if (!one.rank || *one.rank != r) tlscope::fuzz::fail("a rank's model without its rank");
+      reasons += one.recompile_reasons.size();
+      notes += one.graph_break_notes.size();
+      guards += one.text_guards.size();
+    }
+    if (reasons != m.recompile_reasons.size() || notes != m.graph_break_notes.size() ||
+        guards != m.text_guards.size())
+      tlscope::fuzz::fail("the ranks' events do not add up to the text's");
+  }
   (void)tlscope::analysis::summary_text(d, "fuzz.txt", false);
   std::string json = tlscope::analysis::summary_json(d, "fuzz.txt", "tlscope summary fuzz.txt");
   if (json.find("\"torch_logs\"") == std::string::npos) tlscope::fuzz::fail("no source kind");

@@ -102,7 +102,7 @@ DOCTOR_CASES = [
     "shape", "constant", "optimizer_constant", "object_identity", "global_state", "tensor_property",
     "recompile_limit", "large_frame", "print_logging", "data_dependent", "dynamic_shape_op", "numpy",
     "skipped", "explicit_graph_break", "context_manager", "unsupported_bytecode", "unclassified",
-    "compile_error",
+    "compile_error", "train_eval", "train_eval_flips",
 ]
 
 
@@ -266,6 +266,15 @@ def write_doctor_case(path, name):
             k = f.ncomp
             rs = ["%d/%d: %s" % (f.fid, j, size_reason(j, k)) for j in range(k - 1, -1, -1)]
             d.compile(f, rs, seconds=0.0025, fail=("Unsupported", RECOMPILE_LIMIT_TEXT, None, None), nulls=True)
+        elif name == "train_eval":  # model.eval() after training: one graph per mode
+            f = d.frame("forward", mlp, 61)
+            d.compile(f, seconds=1.0)
+            d.compile(f, ["0/0: L['self'].training == True                           "
+                          "# if self.training:  # models/mlp.py:63 in forward"])
+        elif name == "train_eval_flips":  # train()/eval() inside the training loop
+            f = d.frame("forward", mlp, 61)
+            d.compile(f, seconds=1.0)
+            d.recompiles(f, 3, lambda j, k: "L['self'].training == %s" % ("True" if j % 2 == 0 else "False"))
         elif name == "large_frame":  # a 500-op frame recompiled for a changing constant
             f = d.frame("forward", PROJ + "models/transformer.py", 120)
             d.compile(f, seconds=4.0, ops=500)

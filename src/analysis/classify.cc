@@ -53,6 +53,8 @@ const char* category_name(Category c) {
       return "recompile_limit";
     case Category::kLargeFrame:
       return "large_frame";
+    case Category::kTrainEval:
+      return "train_eval";
     case Category::kPrintLogging:
       return "print_logging";
     case Category::kDataDependent:
@@ -112,6 +114,10 @@ Category classify_recompile(std::string_view reason) {
                          "deterministic", "default_dtype", "default_device", "torch_function_mode",
                          "torchfunctionmode", "torch function mode"}))
     return Category::kGlobalState;
+  // `L['self'].training == True`, a submodule's `.training`, or its id
+  // guard: the module was switched between train() and eval().
+  if (contains(guard, ".training") || contains(guard, "'training'"))
+    return Category::kTrainEval;
   bool optimizer =
       contains_any(low, {"['lr']", "param_groups", "_step_count", "last_epoch", ".lr ", "'lr'"});
   if (is_constant_guard(guard) || contains(low, ".item() =="))
@@ -120,6 +126,15 @@ Category classify_recompile(std::string_view reason) {
                          "___check_current_backend", "object id", "type mismatch"}))
     return optimizer ? Category::kOptimizerConstant : Category::kObjectIdentity;
   return Category::kUnclassified;
+}
+
+std::string expected_text(Category c, std::string_view subject) {
+  std::string who = subject.empty() ? std::string("this frame") : "`" + std::string(subject) + "`";
+  if (c != Category::kTrainEval) return "";
+  return who +
+         " recompiled when a module was switched between train() and eval() (a guard on "
+         "`.training` failed). One graph per mode is expected and costs one recompile: "
+         "nothing to fix.";
 }
 
 std::string advice_text(Category c, std::string_view subject) {
@@ -158,6 +173,14 @@ std::string advice_text(Category c, std::string_view subject) {
              "cache_size_limit in older releases, 8 by default): it now runs eagerly, and so do "
              "the functions it calls. Raise the limit only if the number of variants is bounded; "
              "otherwise remove the cause of the recompiles.";
+    case Category::kTrainEval:
+      return who +
+             " recompiled more than once on a module's train()/eval() mode (a guard on "
+             "`.training`). One graph per mode is expected (one recompile); more mean the mode "
+             "flips back and forth, or each flip comes with another change that the cache "
+             "cannot hold. Keep each phase in one mode (evaluate after a block of training "
+             "steps, not inside it), or compile the evaluation with its own torch.compile call "
+             "on a model kept in eval().";
     case Category::kLargeFrame:
       return who +
              " is large and was recompiled several times. A graph break "

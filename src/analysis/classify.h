@@ -17,6 +17,7 @@ enum class Category {
   kTensorProperty,
   kRecompileLimit,
   kLargeFrame,
+  kTrainEval,  // a module switched between train() and eval()
   // graph breaks
   kPrintLogging,
   kDataDependent,
@@ -44,6 +45,9 @@ enum class Category {
 const char* category_name(Category c);
 // The advice for a class; `subject` names a frame where the text mentions one.
 std::string advice_text(Category c, std::string_view subject = {});
+// What a recompile of class `c` that is expected means (kTrainEval once per
+// frame: one graph per mode), "" for the classes that always need advice.
+std::string expected_text(Category c, std::string_view subject = {});
 
 // `reason` without its "0/1: " prefix.
 Category classify_recompile(std::string_view reason);

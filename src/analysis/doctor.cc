@@ -424,7 +424,14 @@ class Diagnoser {
 
   void build_advice() {
     for (const auto& f : out_.frames) {
+      // One train()/eval() switch per frame is expected: said, not advised.
+      size_t train_eval = 0;
+      for (const auto& r : f.recompile_reasons) train_eval += r.category == Category::kTrainEval;
       for (const auto& r : f.recompile_reasons) {
+        if (r.category == Category::kTrainEval && train_eval == 1) {
+          out_.expected.push_back({r.category, expected_text(r.category, f.name), {r.compile_id}});
+          continue;
+        }
         std::string msg = advice_text(r.category, f.name);
         std::string flags = config_flags_named(r.reason);
         if (!flags.empty()) msg += " The reason names " + flags + ".";

@@ -96,6 +96,14 @@ struct Totals {
   bool timed = true;                  // false for TORCH_LOGS text: it has no compile times
 };
 
+// What happened and is expected (one recompile on train()/eval()): said,
+// not advised.
+struct Expected {
+  Category category = Category::kUnclassified;
+  std::string message;
+  std::vector<CompileRef> compile_ids;
+};
+
 struct DoctorReport {
   Totals totals;
   bool several_runs() const { return totals.runs > 1; }
@@ -103,6 +111,7 @@ struct DoctorReport {
   std::vector<GraphBreakGroup> graph_breaks;  // most frequent first
   std::vector<FailureReport> failures;
   std::vector<Advice> advice;
+  std::vector<Expected> expected;
   std::vector<SlowCompile> slowest;  // slowest first, at most 20
   std::string torch_version;
   // "torch_trace", or "torch_logs" for TORCH_LOGS text, with what its reader

@@ -103,6 +103,12 @@ json summary_object(const DoctorReport& d, const std::string& log,
                       {"compile_ids", ids_json(a.compile_ids)},
                       {"runs", runs_json(a.compile_ids)}});
   j["advice"] = advice;
+  json expected = json::array();
+  for (const auto& e : d.expected)
+    expected.push_back({{"category", category_name(e.category)},
+                        {"message", e.message},
+                        {"compile_ids", ids_json(e.compile_ids)}});
+  j["expected"] = expected;
   json slow = json::array();
   for (const auto& c : d.slowest) {
     json tree = json::array();
@@ -239,6 +245,16 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
     for (const auto& a : d.advice) {
       std::string ids = refs_text(a.compile_ids, runs);
       o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
+                            ids.empty() ? "" : " (" + ids + ")"),
+                width, 2) +
+           "\n";
+    }
+  }
+  if (!d.expected.empty()) {
+    o += "\n" + bold("Expected") + "\n";
+    for (const auto& e : d.expected) {
+      std::string ids = refs_text(e.compile_ids, runs);
+      o += wrap(fmt::format("- [{}] {}{}", category_name(e.category), e.message,
                             ids.empty() ? "" : " (" + ids + ")"),
                 width, 2) +
            "\n";

@@ -62,10 +62,14 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, int a
     if (trace::sniff_content(side->log) == trace::Content::kText) {
       // TORCH_LOGS text: its report, and the model read once more.
       auto t = report::build_text_report(side->log, out, opts);
-      auto r = t.ok ? ingest::read_any_log(side->log, {}) : ingest::ReadResult{};
-      side->ok = t.ok && r.ok;
-      side->error = !t.ok ? t.error : r.error;
-      if (!side->ok) return false;
+      if (!t.ok) {
+        side->error = t.error;
+        return false;
+      }
+      auto r = ingest::read_any_log(side->log, {});
+      side->ok = r.ok;
+      side->error = r.error;
+      if (!r.ok) return false;
       side->model = std::move(r.model);
     } else {
       auto r = report::build_report(side->log, out, opts);

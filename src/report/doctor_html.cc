@@ -61,8 +61,20 @@ Html reasons_html(const analysis::FrameReport& f, bool runs) {
                                  {"lines", lines}});
 }
 
+Html expected_html(const analysis::DoctorReport& d) {
+  if (d.expected.empty()) return Html();
+  Html items;
+  for (const auto& e : d.expected)
+    items += part("advice_item",
+                  {{"category", text(category_name(e.category))},
+                   {"message", text(e.message)},
+                   {"ids", part("advice_ids", {{"ids", id_links(e.compile_ids, d.several_runs())}})}});
+  return part("expected", {{"items", items}});
+}
+
 Html advice_html(const analysis::DoctorReport& d) {
-  if (d.advice.empty()) return part("nothing_to_fix");
+  if (d.advice.empty())
+    return d.expected.empty() ? part("nothing_to_fix") : expected_html(d);
   Html items;
   for (const auto& a : d.advice) {
     Html ids;
@@ -78,7 +90,7 @@ Html advice_html(const analysis::DoctorReport& d) {
         part("advice_item",
              {{"category", text(category_name(a.category))}, {"message", message}, {"ids", ids}});
   }
-  return part("advice", {{"items", items}});
+  return part("advice", {{"items", items}}) + expected_html(d);
 }
 
 Html frames_html(const analysis::DoctorReport& d) {

@@ -110,9 +110,13 @@ Html compiles_html(const model::ReportModel& m) {
     const model::MetricsRecord* named = row.metrics;
     if (!named && id.frame_id)
       if (auto f = frames.find(*id.frame_id); f != frames.end()) named = f->second;
-    const std::string name = named ? named->co_name : "";
-    const std::string file = named ? named->co_filename : "";
-    std::optional<int64_t> line = named ? named->co_firstlineno : std::nullopt;
+    std::string name, file;
+    std::optional<int64_t> line;
+    if (named) {
+      name = named->co_name;
+      file = named->co_filename;
+      line = named->co_firstlineno;
+    }
     body += part("compile", {{"id", text(id.display())},
                              {"name", text(name)},
                              {"where", where_cell(file, line)},

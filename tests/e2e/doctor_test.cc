@@ -88,6 +88,25 @@ std::vector<Case> cases() {
        .advice = {{"constant", {"0/1"}}},
        .phrase_category = "constant",
        .phrase = "torch.tensor(0.5)"},
+      // model.train()/model.eval() flipped inside the loop: 3 recompiles
+      // on `.training`, more than the one a switch of mode costs.
+      {.name = "train_eval_flips",
+       .frames = 1,
+       .compiles = 4,
+       .recompiles = 3,
+       .graph_breaks = 0,
+       .failures = 0,
+       .seconds = 1.75,
+       .frame_name = "forward",
+       .filename = kMlp,
+       .line = 61,
+       .limit_hit = false,
+       .reasons = 6,
+       .reason_category = "train_eval",
+       .reason_0_1 = "L['self'].training == True",
+       .advice = {{"train_eval", id_range(0, 1, 3)}},
+       .phrase_category = "train_eval",
+       .phrase = "One graph per mode is expected (one recompile)"},
       {.name = "optimizer_constant",
        .frames = 1,
        .compiles = 4,
@@ -405,13 +424,42 @@ TEST_P(DoctorCase, SlowestCompilesAreSortedAndSumToTheTotal) {
 INSTANTIATE_TEST_SUITE_P(Cases, DoctorCase, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return info.param.name; });
 
+// One switch of mode (model.eval() after training) is expected: its class
+// and explanation in the text, JSON and page, and no advice.
+TEST(DoctorTrainEval, OneSwitchIsExpectedNotAdvised) {
+  TempDir tmp;
+  fs::path log = gen_doctor_case("train_eval", tmp.path());
+  json s = summary_json(log, tmp.path());
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s["totals"]["recompiles"], 1);
+  EXPECT_EQ(s["frames"][0]["recompile_reasons"][0]["category"], "train_eval");
+  EXPECT_TRUE(s["advice"].empty()) << s["advice"].dump(1);
+  ASSERT_EQ(s["expected"].size(), 1u);
+  EXPECT_EQ(s["expected"][0]["category"], "train_eval");
+  EXPECT_EQ(strings_of(s["expected"][0]["compile_ids"]), std::vector<std::string>{"0/1"});
+  const std::string why =
+      "`forward` recompiled when a module was switched between train() and eval() (a guard on "
+      "`.training` failed). One graph per mode is expected and costs one recompile: nothing to "
+      "fix.";
+  EXPECT_EQ(s["expected"][0]["message"], why);
+  RunResult t = run_tlscope({"summary", log.string()}, tmp.path());
+  EXPECT_TRUE(has(t.out, "\nExpected\n- [train_eval] `forward` recompiled when a module")) << t.out;
+  EXPECT_FALSE(has(t.out, "What to do")) << t.out;
+  json r = report_summary(log, tmp / "out", tmp.path());
+  std::string page = read_file(tmp / "out" / "index.html");
+  EXPECT_TRUE(has(page, "<h3>Expected</h3>")) << page.substr(0, 2000);
+  EXPECT_TRUE(has(page, "<strong>train_eval</strong>"));
+  EXPECT_FALSE(has(page, "<h3>What to do</h3>"));
+  EXPECT_FALSE(has(page, "Nothing to fix: no recompiles"));
+}
+
 // The generator rejects names it does not know; the case list is the one the
 // tests cover.
 TEST(DoctorGenerator, EveryClassHasACaseAndUnknownNamesAreRejected) {
   TempDir tmp;
   std::set<std::string> names;
   for (const auto& c : cases()) names.insert(c.name);
-  EXPECT_EQ(names.size(), 18u);
+  EXPECT_EQ(names.size(), 19u);
   std::string cmd = "python3 '" + kGenTrace + "' '" + (tmp / "x.log").string() +
                     "' --doctor-case no_such_case > /dev/null 2>&1";
   EXPECT_NE(run_shell(cmd), 0);

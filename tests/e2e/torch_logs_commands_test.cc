@@ -100,7 +100,7 @@ TEST(TextRanks, EachRankApartInSummaryCheckAndReport) {
   // The same compile id (0/1) on two ranks is two recompiles, one a rank.
   EXPECT_EQ(s["ranks"][0]["summary"]["frames"][0]["recompile_reasons"][0]["category"], "shape");
   EXPECT_EQ(s["ranks"][1]["summary"]["frames"][0]["recompile_reasons"][0]["category"],
-            "constant");
+            "train_eval");
 
   r = run_tlscope({"summary", file.string()}, tmp.path());
   EXPECT_EQ(r.out.rfind("tlscope summary: TORCH_LOGS text of 2 ranks (" + file.string() + ")\n", 0),

@@ -44,7 +44,7 @@ const std::vector<Fixture> kFixtures = {
      2,
      2,
      1,
-     {{"forward", 3, 2, true, {"shape", "constant", "shape"}}},
+     {{"forward", 3, 2, true, {"shape", "train_eval", "shape"}}},
      {{"print_logging", 2, "/home/ann/proj/model.py:20"}}},
     {"eras_mixed.txt",
      51,

@@ -142,11 +142,28 @@ TEST(ClassifyRecompile, ConstantGuards) {
       {"c == 0.5   # <string>:6 in f", Category::kConstant},
       {"L['mode'] == 'train'                                      # if mode == 'train':  # a.py:3",
        Category::kConstant},
-      {"L['self'].training == True", Category::kConstant},
       {"L['n'] == -3", Category::kConstant},
       {"L['eps'] == .5", Category::kConstant},
       {"L['cfg'].dropout == None", Category::kConstant},
   });
+}
+
+// A module switched between train() and eval(): its own class, whatever
+// form the guard takes; a comment that mentions `training` does not count.
+TEST(ClassifyRecompile, TrainEvalMode) {
+  expect_recompile({
+      {"L['self'].training == True", Category::kTrainEval},
+      {"0/0: L['self'].training == False   # if self.training:  # model.py:14 in forward",
+       Category::kTrainEval},
+      {"L['self']._modules['encoder'].training == True", Category::kTrainEval},
+      {"___check_obj_id(L['self'].training, 9793664)", Category::kTrainEval},
+      {"L['self'].__dict__['training'] == False", Category::kTrainEval},
+      {"L['n'] == 3   # if self.training and n:  # a.py:2", Category::kConstant},
+  });
+  EXPECT_STREQ(category_name(Category::kTrainEval), "train_eval");
+  EXPECT_NE(expected_text(Category::kTrainEval, "forward").find("One graph per mode is expected"),
+            std::string::npos);
+  EXPECT_EQ(expected_text(Category::kConstant), "");
 }
 
 TEST(ClassifyRecompile, OptimizerAndSchedulerHyperParameters) {
