@@ -94,6 +94,9 @@ struct Totals {
   uint64_t recompile_limit_hits = 0;  // frames that reached their recompile limit
   uint32_t runs = 1;                  // several when Dynamo was reset and compiled again in one log
   bool timed = true;                  // false for TORCH_LOGS text: it has no compile times
+  // Nothing was compiled: no frame, graph break or failure (a run that
+  // stopped before compiling, a log of other records).
+  bool empty() const { return frames == 0 && compiles == 0 && graph_breaks == 0 && failures == 0; }
 };
 
 // What happened and is expected (one recompile on train()/eval()): said,

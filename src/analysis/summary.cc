@@ -49,6 +49,7 @@ json summary_object(const DoctorReport& d, const std::string& log,
                  {"compile_time_s", t.compile_time_s},
                  {"recompile_limit_hits", t.recompile_limit_hits},
                  {"runs", t.runs}};
+  j["empty"] = t.empty();
   json frames = json::array();
   for (const auto& f : d.frames) {
     json reasons = json::array();
@@ -195,6 +196,7 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
               width, 0) +
          "\n";
   o += totals_line(t) + "\n";
+  if (t.empty()) o += "Nothing was compiled: the log holds no frame, graph break or failure.\n";
   if (runs)
     o += wrap(fmt::format("This log holds {} runs: Dynamo was reset and compiled again, so compile "
                           "ids repeat; each run's frames and compiles are counted.",

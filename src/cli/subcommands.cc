@@ -128,6 +128,10 @@ std::vector<analysis::RankSummary> summaries_of(const std::vector<analysis::Rank
   return out;
 }
 
+std::string plural(uint64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 void add_totals(analysis::Totals* sum, const analysis::Totals& t) {
   sum->recompiles += t.recompiles;
   sum->graph_breaks += t.graph_breaks;
@@ -201,6 +205,10 @@ int check(int argc, char** argv) {
       ->check(whole_number());
   app.add_option("--max-compile-seconds", max_seconds, "Most total compile time allowed")
       ->check(non_negative_number());
+  bool allow_empty = false;
+  app.add_flag("--allow-empty", allow_empty,
+               "Pass when nothing was compiled (an empty log, or one without a compile); "
+               "without it, that fails");
   std::string baseline;
   std::optional<double> max_ratio;
   app.add_option("--baseline", baseline,
@@ -223,6 +231,15 @@ int check(int argc, char** argv) {
     auto d = diagnose_input(baseline);
     if (!d) return 1;
     base = d->one ? d->one->totals : sum_of(d->ranks);
+  }
+  // An empty file holds nothing to check: it fails, unless that is allowed.
+  if (allow_empty && log != "-" && !is_dir(log)) {
+    std::error_code ec;
+    if (std::filesystem::file_size(log, ec) == 0 && !ec) {
+      std::printf("tlscope check: ok (nothing compiled: %s is empty; --allow-empty)\n",
+                  log.c_str());
+      return 0;
+    }
   }
   // (label, totals) per log: one for a file, one per rank for a folder or
   // text that names ranks.
@@ -249,9 +266,20 @@ int check(int argc, char** argv) {
     }
   }
   std::vector<std::string> over;
+  size_t empty = 0;
   for (const auto& entry : logs) {
     const std::string& label = entry.first;  // (a structured binding cannot be captured in C++20)
     const auto& t = entry.second;
+    // Nothing compiled: no limit can be checked, which a gate must not
+    // take for a pass.
+    if (t.empty()) {
+      ++empty;
+      if (!allow_empty)
+        over.push_back(fmt::format("{}nothing was compiled (no frame, graph break or failure in "
+                                   "{}); pass --allow-empty if that is expected",
+                                   label, log == "-" ? "standard input" : log));
+      continue;
+    }
     auto limit = [&](const char* what, uint64_t value, const std::optional<uint64_t>& max) {
       if (max && value > *max)
         over.push_back(fmt::format("{}{}: {} > {}", label, what, value, *max));
@@ -280,11 +308,16 @@ int check(int argc, char** argv) {
   if (over.empty()) {
     analysis::Totals sum;
     for (const auto& [label, t] : logs) add_totals(&sum, t);
-    std::printf("tlscope check: ok (%llu recompiles, %llu graph breaks, %llu failures, %.2f s%s)\n",
-                static_cast<unsigned long long>(sum.recompiles),
-                static_cast<unsigned long long>(sum.graph_breaks),
-                static_cast<unsigned long long>(sum.failures), sum.compile_time_s,
-                logs.size() > 1 ? fmt::format(", {} ranks", logs.size()).c_str() : "");
+    std::string extra;
+    if (logs.size() > 1) extra += fmt::format(", {} ranks", logs.size());
+    if (empty > 0)
+      extra += logs.size() > 1 ? fmt::format(", {} of them compiled nothing", empty)
+                               : std::string(", nothing compiled");
+    std::printf("tlscope check: ok (%s, %s, %s, %.2f s%s)\n",
+                plural(sum.recompiles, "recompile", "recompiles").c_str(),
+                plural(sum.graph_breaks, "graph break", "graph breaks").c_str(),
+                plural(sum.failures, "failure", "failures").c_str(), sum.compile_time_s,
+                extra.c_str());
   }
   return over.empty() ? 0 : 1;
 }

@@ -60,6 +60,49 @@ TEST_F(Doctor, CheckPassesWithinLimits) {
   EXPECT_EQ(r.out.rfind("tlscope check: ok (", 0), 0u) << r.out;
 }
 
+// A gate that checks nothing must not pass: an empty file, a log whose
+// records hold no compile (a run that stopped before compiling), TORCH_LOGS
+// text without a compile. --allow-empty accepts them (not a file that is no
+// log at all); summary --json says "empty".
+TEST_F(Doctor, CheckFailsOnNothingUnlessAllowed) {
+  write_file(tmp_ / "empty.log", "");
+  write_file(tmp_ / "no_compile.log",
+             "V1202 10:00:00.000000 7 torch/_logging/structured.py:29] {\"str\": [\"/a/b.py\", 0]}\n");
+  write_file(tmp_ / "guards_only.txt",
+             "V1202 10:00:00.000000 7 torch/_dynamo/guards.py:2200] [__guards] GUARDS:\n"
+             "V1202 10:00:00.000000 7 torch/_dynamo/guards.py:2200] [__guards] TREE_GUARD_MANAGER:\n");
+  write_file(tmp_ / "noise.bin", std::string("\x01\x02\xff\xfe binary", 12));
+  const std::string empty = (tmp_ / "empty.log").string();
+  for (const char* name : {"no_compile.log", "guards_only.txt"}) {
+    std::string log = (tmp_ / name).string();
+    RunResult r = run({"check", log, "--max-recompiles", "0"});
+    EXPECT_EQ(r.exit_code, 1) << name;
+    EXPECT_EQ(r.out, "tlscope check: nothing was compiled (no frame, graph break or failure in " +
+                         log + "); pass --allow-empty if that is expected\n");
+    r = run({"check", log, "--max-recompiles", "0", "--allow-empty"});
+    EXPECT_EQ(r.exit_code, 0) << name;
+    EXPECT_EQ(r.out,
+              "tlscope check: ok (0 recompiles, 0 graph breaks, 0 failures, 0.00 s, nothing "
+              "compiled)\n");
+    json s = json::parse(run({"summary", log, "--json"}).out);
+    EXPECT_EQ(s["empty"], true) << name;
+    EXPECT_TRUE(has(run({"summary", log}).out, "Nothing was compiled"));
+  }
+  RunResult r = run({"check", empty, "--max-recompiles", "0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "Error: " + empty + " is empty: it is neither a TORCH_TRACE log nor TORCH_LOGS text\n");
+  r = run({"check", empty, "--allow-empty"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "tlscope check: ok (nothing compiled: " + empty + " is empty; --allow-empty)\n");
+  // Input of the wrong kind stays an error.
+  r = run({"check", (tmp_ / "noise.bin").string(), "--allow-empty"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has(r.err, "is neither a TORCH_TRACE log nor TORCH_LOGS text")) << r.err;
+  // A log that compiled is not empty.
+  json s = json::parse(run({"summary", gen("shape").string(), "--json"}).out);
+  EXPECT_EQ(s["empty"], false);
+}
+
 // adam_exponential_lr has two graph breaks; its third restart reason is
 // Dynamo's internal TensorifyScalarRestartAnalysis, not a break in user code.
 TEST_F(Doctor, CheckCountsGraphBreaksNotInternalRestarts) {

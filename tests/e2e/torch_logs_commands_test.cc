@@ -112,7 +112,7 @@ TEST(TextRanks, EachRankApartInSummaryCheckAndReport) {
   EXPECT_EQ(r.out, "tlscope check: rank 0: recompiles: 2 > 1\n");
   r = run_tlscope({"check", file.string(), "--max-recompiles", "2"}, tmp.path());
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, "tlscope check: ok (3 recompiles, 1 graph breaks, 0 failures, 0.00 s, 2 ranks)\n");
+  EXPECT_EQ(r.out, "tlscope check: ok (3 recompiles, 1 graph break, 0 failures, 0.00 s, 2 ranks)\n");
 
   fs::path out = tmp / "out";
   r = run_tlscope({file.string(), "-o", out.string(), "--no-browser"}, tmp.path());
