@@ -344,6 +344,54 @@ std::string first_line(std::string_view text) {
   return "";
 }
 
+namespace {
+
+// "ValueError: x", "ValueError('x')", "torch._dynamo.exc.Unsupported: x",
+// "AssertionError": a Python exception's name at the start of the line.
+bool is_exception_line(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) ||
+                             line[i] == '_' || line[i] == '.'))
+    ++i;
+  if (i == 0 || std::isdigit(static_cast<unsigned char>(line[0]))) return false;
+  std::string_view name = line.substr(0, i);
+  size_t dot = name.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  bool named = false;
+  for (std::string_view end : {"Error", "Exception", "Unsupported", "Failed", "Exit", "Interrupt"})
+    named = named || (last.size() >= end.size() &&
+                      last.substr(last.size() - end.size()) == end);
+  if (!named || !std::isupper(static_cast<unsigned char>(last.empty() ? 'a' : last[0])))
+    return false;
+  return i == line.size() || line[i] == ':' || line[i] == '(';
+}
+
+}  // namespace
+
+std::string root_exception(std::string_view text) {
+  // A chained traceback prints the cause first.
+  size_t cause = text.find("The above exception was the direct cause of the following exception");
+  if (cause == std::string_view::npos)
+    cause = text.find("During handling of the above exception, another exception occurred");
+  std::string_view scope = cause == std::string_view::npos ? text : text.substr(0, cause);
+  std::string found;
+  while (!scope.empty()) {
+    size_t nl = scope.find('\n');
+    std::string_view line = trim(scope.substr(0, nl));
+    if (is_exception_line(line)) found = std::string(line);
+    if (nl == std::string_view::npos) break;
+    scope.remove_prefix(nl + 1);
+  }
+  if (!found.empty()) return found;
+  std::string first = first_line(text);
+  if (!first.empty() && first.back() == ':') {
+    size_t p = text.find(first);
+    std::string next = first_line(text.substr(p + first.size()));
+    if (!next.empty()) first += " " + next;
+  }
+  return first;
+}
+
 std::string config_flags_named(std::string_view text) {
   std::set<std::string> found;
   for (std::string_view prefix : {"torch._dynamo.config.", "torch._inductor.config."}) {

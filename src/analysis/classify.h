@@ -65,6 +65,12 @@ std::string traceback_user_frame(std::string_view text);
 std::string normalize_reason(std::string_view reason);
 // First non-empty line, trimmed.
 std::string first_line(std::string_view text);
+// The root cause of a failure message: the innermost exception line
+// ("ValueError('Cannot broadcast ...')" under "backend='inductor' raised:
+// CompilationError: ..."; in a chained traceback, the one before "The above
+// exception was the direct cause"), else the first line with the one after
+// it when it ends in ':'.
+std::string root_exception(std::string_view text);
 // "torch._dynamo.config.capture_scalar_outputs" style names the text mentions.
 std::string config_flags_named(std::string_view text);
 

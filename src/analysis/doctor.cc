@@ -289,6 +289,7 @@ class Diagnoser {
       out_.failures.push_back(std::move(f));
     }
     collect_outside_failures();
+    for (auto& f : out_.failures) f.root_cause = root_exception(f.reason);
     out_.totals.failures = out_.failures.size();
   }
 

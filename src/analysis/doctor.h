@@ -57,6 +57,7 @@ struct GraphBreakGroup {
 struct FailureReport {
   std::optional<CompileRef> compile_id;  // nullopt outside any frame
   std::string fail_type, reason, user_frame, page;
+  std::string root_cause;  // root_exception(reason): the line a summary shows
   // The artifacts that recorded a failure outside any frame (export,
   // make_fx): "fx_interpreter_error", "make_fx_fail_partial".
   std::vector<std::string> artifacts;

@@ -92,6 +92,7 @@ json summary_object(const DoctorReport& d, const std::string& log,
                         {"fail_type", f.fail_type},
                         {"category", category_name(f.category)},
                         {"reason", f.reason},
+                        {"root_cause", f.root_cause},
                         {"user_frame", f.user_frame},
                         {"ran_eagerly", f.ran_eagerly},
                         {"outside_frame", f.outside_frame},
@@ -136,16 +137,6 @@ std::string summary_json(const DoctorReport& d, const std::string& log,
 namespace {
 
 // A failure's reason for one line: "backend='x' raised:" is followed by its cause.
-std::string reason_line(const std::string& reason) {
-  std::string first = first_line(reason);
-  if (!first.empty() && first.back() == ':') {
-    size_t p = reason.find(first);
-    std::string rest = reason.substr(p + first.size());
-    std::string next = first_line(rest);
-    if (!next.empty()) first += " " + next;
-  }
-  return first;
-}
 
 }  // namespace
 
@@ -237,7 +228,7 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
     o += "\n" + bold("Failures") + "\n";
     for (const auto& f : d.failures) {
       std::string id = f.compile_id ? ref_label(*f.compile_id, runs) : "(no frame)";
-      o += clip(fmt::format("  {} {}: {}", id, f.fail_type, reason_line(f.reason)), width) + "\n";
+      o += clip(fmt::format("  {} {}: {}", id, f.fail_type, f.root_cause), width) + "\n";
       if (f.outside_frame && !f.user_frame.empty())
         o += "       at " + clip(f.user_frame, width - 10) + "\n";
     }

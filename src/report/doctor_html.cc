@@ -146,7 +146,7 @@ Html failures_html(const analysis::DoctorReport& d) {
                                        : "recompiled";
     rows += part("failure", {{"compile_id", f.page.empty() ? text(label) : link(f.page, label)},
                              {"type", text(f.fail_type)},
-                             {"first_line", text(analysis::first_line(f.reason))},
+                             {"first_line", text(f.root_cause)},
                              {"reason", text(f.reason)},
                              {"user_frame", text(f.user_frame)},
                              {"then", text(then)}});

@@ -103,6 +103,25 @@ TEST_F(Doctor, CheckFailsOnNothingUnlessAllowed) {
   EXPECT_EQ(s["empty"], false);
 }
 
+// A failure is summarised by its root cause (the innermost exception), the
+// whole message one click away: example.log's 3/0 is a ValueError wrapped in
+// Inductor's CompilationError.
+TEST_F(Doctor, AFailureShowsItsRootCause) {
+  const std::string log = (fs::path(TLSCOPE_EXAMPLES) / "example.log").string();
+  RunResult r = run({"summary", log});
+  EXPECT_TRUE(has(r.out, "  3/0 BackendCompilerFailed: ValueError('Cannot broadcast, rank mismatch"))
+      << r.out;
+  json s = json::parse(run({"summary", log, "--json"}).out);
+  ASSERT_EQ(s["failures"].size(), 1u);
+  EXPECT_EQ(s["failures"][0]["root_cause"],
+            "ValueError('Cannot broadcast, rank mismatch: [\\'64\\'], [\\'64\\', \\'1\\']')");
+  EXPECT_EQ(s["failures"][0]["reason"].get<std::string>().rfind("backend='inductor' raised:", 0), 0u);
+  report_summary(log, tmp_ / "out", tmp_.path());
+  std::string page = read_file(tmp_ / "out" / "index.html");
+  EXPECT_TRUE(has(page, "<details><summary>ValueError(&#39;Cannot broadcast")) << "no root cause";
+  EXPECT_TRUE(has(page, "backend=&#39;inductor&#39; raised:\nCompilationError: at 12:11:"));
+}
+
 // adam_exponential_lr has two graph breaks; its third restart reason is
 // Dynamo's internal TensorifyScalarRestartAnalysis, not a break in user code.
 TEST_F(Doctor, CheckCountsGraphBreaksNotInternalRestarts) {

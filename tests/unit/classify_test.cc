@@ -633,5 +633,33 @@ TEST(ConfigFlagsNamed, NestedInductorOptionsKeepTheirFullName) {
             "torch._inductor.config.triton.cudagraphs");
 }
 
+// The root cause of a failure: the innermost exception line of the message.
+TEST(RootException, TheInnermostErrorOfTheMessage) {
+  // examples/example.log, 3/0: Inductor's CompilationError wraps a ValueError.
+  EXPECT_EQ(root_exception("backend='inductor' raised:\nCompilationError: at 12:11:\n    tmp3 = "
+                           "tl.load(in_ptr1 + (x0), xmask)\n           ^\nValueError('Cannot "
+                           "broadcast, rank mismatch')"),
+            "ValueError('Cannot broadcast, rank mismatch')");
+  EXPECT_EQ(root_exception("backend='broken_backend' raised:\nRuntimeError: broken backend"),
+            "RuntimeError: broken backend");
+  // A chained traceback prints the cause first.
+  EXPECT_EQ(root_exception("Traceback (most recent call last):\n  File \"a.py\", line 3, in f\n"
+                           "    g()\nKeyError: 'w'\n\nThe above exception was the direct cause of "
+                           "the following exception:\n\nTraceback (most recent call last):\n"
+                           "torch._dynamo.exc.BackendCompilerFailed: backend raised KeyError"),
+            "KeyError: 'w'");
+  EXPECT_EQ(root_exception("torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable"),
+            "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable");
+  EXPECT_EQ(root_exception("failed here:\nAssertionError"), "AssertionError");
+  // No exception line: the first line, with the next when it ends in ':'.
+  EXPECT_EQ(root_exception("Dynamo recompile limit exceeded\n  Explanation: x"),
+            "Dynamo recompile limit exceeded");
+  EXPECT_EQ(root_exception("\nthe backend said:\n  nothing useful\n"),
+            "the backend said: nothing useful");
+  // Words that merely end like an exception are not one.
+  EXPECT_EQ(root_exception("The step Failed: retry\nerror: 3 things"), "The step Failed: retry");
+  EXPECT_EQ(root_exception(""), "");
+}
+
 }  // namespace
 }  // namespace tlscope::analysis
