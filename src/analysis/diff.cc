@@ -134,6 +134,15 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   DiffReport r;
   r.a = da.totals;
   r.b = db.totals;
+  r.several_runs = da.several_runs() || db.several_runs();
+  // Line statistics: a line that failed its MD5 check, or did not parse,
+  // in one log and not the other is a difference.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> stats;
+  for (auto [name, v] : a.stats.nonzero()) stats[name].first = v;
+  for (auto [name, v] : b.stats.nonzero()) stats[name].second = v;
+  stats.erase("ok");  // records read: differs whenever the compiles do
+  for (const auto& [name, v] : stats)
+    if (v.first != v.second) r.stats.push_back({name, v.first, v.second});
   auto ea = entries_of(a), eb = entries_of(b);
   std::vector<const model::IndexEntry*> both;
   for (const auto& [label, e] : ea) {

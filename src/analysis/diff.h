@@ -46,14 +46,28 @@ struct ArtifactChange {
   std::string md5_a, md5_b;
 };
 
+// A line statistic of the reader ("ok", "fail_payload_md5", ...) whose count
+// differs: a log with a broken line is not the same log.
+struct StatChange {
+  std::string name;
+  uint64_t a = 0, b = 0;
+};
+
 struct DiffReport {
   Totals a, b;
+  bool several_runs = false;  // either log holds several runs (frames are per run)
   std::vector<std::string> compile_ids_only_a, compile_ids_only_b, compile_ids_in_both;
   std::vector<FrameChange> frames;  // frames whose figures differ, in (run, frame id) order
   std::vector<PatternChange> recompile_reasons;  // patterns whose count differs
   std::vector<PatternChange> graph_breaks;       // likewise
   std::vector<ArtifactChange> artifacts;         // in compile-id order, then log order
   uint64_t artifacts_compared = 0;               // with a payload, in compile ids of both
+  std::vector<StatChange> stats;                 // line statistics that differ, by name
+  // Nothing differs (times aside).
+  bool same() const {
+    return compile_ids_only_a.empty() && compile_ids_only_b.empty() && frames.empty() &&
+           recompile_reasons.empty() && graph_breaks.empty() && artifacts.empty() && stats.empty();
+  }
 };
 
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,

@@ -25,9 +25,12 @@ std::string seconds_change(double a, double b) {
   return fmt::format("{:.2f} -> {:.2f} s ({:+.2f} s{})", a, b, b - a, ratio);
 }
 
+// "[-/-]" is the index's group of records outside any compile: said in words.
 std::string ids_text(const std::vector<std::string>& ids, size_t max = 12) {
   std::string s;
-  for (size_t i = 0; i < ids.size() && i < max; ++i) s += (i ? " " : "") + ids[i];
+  for (size_t i = 0; i < ids.size() && i < max; ++i)
+    s += (i ? " " : "") + (ids[i] == "[-/-]" ? std::string("[-/-] (records outside any compile)")
+                                              : ids[i]);
   if (ids.size() > max) s += fmt::format(" and {} more", ids.size() - max);
   return s;
 }
@@ -36,6 +39,14 @@ const char* kind_name(ArtifactChange::Kind k) {
   return k == ArtifactChange::kChanged ? "changed"
          : k == ArtifactChange::kOnlyA ? "only_a"
                                        : "only_b";
+}
+
+// What a line statistic means, for the few a newcomer meets.
+std::string stat_meaning(const std::string& name) {
+  if (name == "fail_payload_md5") return "  (payloads that fail their MD5 check: damaged lines)";
+  if (name == "fail_json") return "  (records whose JSON does not parse)";
+  if (name == "fail_glog") return "  (lines that are not trace records)";
+  return "";
 }
 
 json figures_json(const FrameFigures& f) {
@@ -82,36 +93,40 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
       change(d.a.compiles, d.b.compiles), change(d.a.recompiles, d.b.recompiles),
       change(d.a.graph_breaks, d.b.graph_breaks), change(d.a.failures, d.b.failures),
       seconds_change(d.a.compile_time_s, d.b.compile_time_s));
-  bool same = d.compile_ids_only_a.empty() && d.compile_ids_only_b.empty() && d.frames.empty() &&
-              d.recompile_reasons.empty() && d.graph_breaks.empty() && d.artifacts.empty();
-  if (same) {
+  if (d.same()) {
     o += fmt::format("\nThe same compiles, reasons and artifacts ({} compared by payload).\n",
                      d.artifacts_compared);
     return o;
   }
-  if (!d.compile_ids_only_a.empty())
-    o += "\n" +
-         wrap(fmt::format("Only in A ({}): {}", d.compile_ids_only_a.size(),
-                          ids_text(d.compile_ids_only_a)),
-              width, 2) +
+  if (!d.stats.empty()) {
+    o += "\n" + bold("Lines of the logs that read differently") + "\n";
+    for (const auto& s : d.stats)
+      o += fmt::format("  {:<22} {}{}\n", s.name, change(s.a, s.b), stat_meaning(s.name));
+  }
+  auto only = [&](const char* side, const std::vector<std::string>& ids) {
+    if (ids.empty()) return;
+    o += wrap(fmt::format("Compiles only in {} ({}): {}", side, ids.size(), ids_text(ids)), width,
+              2) +
          "\n";
-  if (!d.compile_ids_only_b.empty())
-    o += (d.compile_ids_only_a.empty() ? "\n" : "") +
-         wrap(fmt::format("Only in B ({}): {}", d.compile_ids_only_b.size(),
-                          ids_text(d.compile_ids_only_b)),
-              width, 2) +
-         "\n";
+  };
+  if (!d.compile_ids_only_a.empty() || !d.compile_ids_only_b.empty()) o += "\n";
+  only("A", d.compile_ids_only_a);
+  only("B", d.compile_ids_only_b);
   if (!d.frames.empty()) {
     o += "\n" + bold("Frames that changed") + "\n";
-    o += fmt::format("  {:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", "frame", "function",
-                     "compiles", "recompiles", "breaks", "failures");
+    // Frames are numbered per run: the run tells two frames 0 apart.
+    std::string run_head = d.several_runs ? fmt::format("{:>3} ", "run") : "";
+    o += fmt::format("  {}{:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", run_head, "frame",
+                     "function", "compiles", "recompiles", "breaks", "failures");
     for (const auto& f : d.frames) {
       std::string name = f.b.present ? f.b.name : f.a.name;
       std::string frame = std::to_string(f.frame_id);
       if (!f.a.present) name += " (new)";
       if (!f.b.present) name += " (gone)";
-      o += fmt::format("  {:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", frame, clip(name, 24),
-                       change(f.a.compiles, f.b.compiles), change(f.a.recompiles, f.b.recompiles),
+      std::string run = d.several_runs ? fmt::format("{:>3} ", f.run) : "";
+      o += fmt::format("  {}{:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", run, frame,
+                       clip(name, 24), change(f.a.compiles, f.b.compiles),
+                       change(f.a.recompiles, f.b.recompiles),
                        change(f.a.graph_breaks, f.b.graph_breaks),
                        change(f.a.failures, f.b.failures));
     }
@@ -186,6 +201,10 @@ std::string diff_json(const DiffReport& d, const std::string& a, const std::stri
                     {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},
                     {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)}});
   j["artifacts"] = {{"compared", d.artifacts_compared}, {"differ", arts}};
+  json stats = json::array();
+  for (const auto& s : d.stats) stats.push_back({{"name", s.name}, {"a", s.a}, {"b", s.b}});
+  j["line_stats"] = stats;
+  j["same"] = d.same();
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -55,9 +55,20 @@ Html ids_html(Markup side, const std::vector<std::string>& ids, const char* repo
   Html links;
   for (size_t i = 0; i < ids.size(); ++i) {
     if (i) links += " ";
-    links += link(std::string(report) + "/index.html#" + ids[i], ids[i]);
+    links += link(std::string(report) + "/index.html#" + ids[i],
+                  ids[i] == "[-/-]" ? "[-/-] (records outside any compile)" : ids[i]);
   }
   return part("ids", {{"side", side}, {"count", html_format("{}", ids.size())}, {"ids", links}});
+}
+
+Html line_stats_html(const analysis::DiffReport& d) {
+  if (d.stats.empty()) return Html();
+  Html rows;
+  for (const auto& s : d.stats)
+    rows += part("line_stat", {{"name", text(s.name)},
+                               {"a", html_format("{}", s.a)},
+                               {"b", html_format("{}", s.b)}});
+  return part("line_stats", {{"rows", rows}});
 }
 
 Html count_change(uint32_t a, uint32_t b) {
@@ -137,10 +148,8 @@ bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
                                    {"a", c.file_a.empty() ? Html() : link("a/" + c.file_a, "A")},
                                    {"b", c.file_b.empty() ? Html() : link("b/" + c.file_b, "B")}});
   }
-  bool same = d.compile_ids_only_a.empty() && d.compile_ids_only_b.empty() && d.frames.empty() &&
-              d.recompile_reasons.empty() && d.graph_breaks.empty() && d.artifacts.empty();
   Html artifacts_section =
-      same ? part("same", {{"compared", html_format("{}", d.artifacts_compared)}})
+      d.same() ? part("same", {{"compared", html_format("{}", d.artifacts_compared)}})
       : artifacts.empty()
           ? Html()
           : part("artifacts", {{"changed", html_format("{}", changed)},
@@ -154,6 +163,7 @@ bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
            {{"a", text(a_name)},
             {"b", text(b_name)},
             {"totals", totals_html(d)},
+            {"line_stats", line_stats_html(d)},
             {"compile_ids",
              ids_html("A", d.compile_ids_only_a, "a") + ids_html("B", d.compile_ids_only_b, "b")},
             {"frames", frames_html(d)},

@@ -99,7 +99,7 @@ TEST_F(Diff, WhatChangedBetweenTwoLogs) {
   RunResult r = run({"diff", (tmp_ / "a.log").string(), (tmp_ / "b.log").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "  compiles      1 -> 3 (+2)\n")) << r.out;
-  EXPECT_TRUE(has(r.out, "Only in B (2): [0/1] [1/0]\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "Compiles only in B (2): [0/1] [1/0]\n")) << r.out;
   EXPECT_TRUE(has(r.out, "new [shape] tensor 'x' size mismatch at index 0. expected 8, actual 16\n")) << r.out;
   EXPECT_TRUE(has(r.out, "  [0/0]      changed   dynamo_output_graph\n")) << r.out;
   EXPECT_TRUE(has(r.out, "Artifacts that differ: 1 changed of 1 compared, 0 only in A, 0 only in B")) << r.out;
@@ -183,6 +183,48 @@ TEST_F(Diff, CheckAgainstABaseline) {
 }
 
 // Two recorded PyTorch traces: a shape recompile against a constant one.
+// A line that fails its MD5 check in one log is a difference, even where
+// compiles, reasons and artifacts (by their recorded digests) agree.
+TEST_F(Diff, LineStatisticsAreCompared) {
+  fs::path a = write("a.log", log_a());
+  std::string damaged = log_a();
+  size_t at = damaged.find("x.sin()");
+  ASSERT_NE(at, std::string::npos);
+  damaged.replace(at, 7, "x.tan()");
+  fs::path b = write("b.log", damaged);
+  RunResult r = run({"diff", a.string(), b.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(has(r.out, "The same compiles")) << r.out;
+  EXPECT_TRUE(has(r.out, "Lines of the logs that read differently\n  fail_payload_md5       0 -> 1 "
+                         "(+1)  (payloads that fail their MD5 check: damaged lines)\n"))
+      << r.out;
+  json d = diff_json(a, b);
+  EXPECT_EQ(d["line_stats"], json::parse(R"([{"name": "fail_payload_md5", "a": 0, "b": 1}])"));
+  EXPECT_EQ(d["same"], false);
+  EXPECT_EQ(diff_json(a, a)["same"], true);
+  EXPECT_EQ(diff_json(a, a)["line_stats"], json::array());
+  r = run({"diff", a.string(), b.string(), "-o", (tmp_ / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string page = read_file(tmp_ / "out" / "diff.html");
+  EXPECT_TRUE(has(page, "<tr><th>fail_payload_md5</th><td>0</td><td>1</td></tr>")) << page;
+}
+
+// A log of two runs (Dynamo reset): frames are numbered per run, and the
+// text names the run as the page does; records outside any compile are
+// said in words.
+TEST_F(Diff, RunsAndRecordsOutsideCompilesInWords) {
+  std::string one = load_log(kRecorded / "shape_change.log.gz");
+  fs::path a = write("a.log", one), b = write("b.log", one + one);
+  RunResult r = run({"diff", a.string(), b.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "  run frame function ")) << r.out;
+  EXPECT_TRUE(has(r.out, "    2     0 f (new) ")) << r.out;
+  fs::path c = write("c.log", log_a() + "V1202 10:00:00.000000 7 a.py:1] {\"str\": [\"/p/x.py\", 0]}\n" +
+                                  record(json{{"artifact", {{"name", "x"}, {"encoding", "string"}}}}, "hi"));
+  r = run({"diff", c.string(), write("d.log", log_a()).string()});
+  EXPECT_TRUE(has(r.out, "Compiles only in A (1): [-/-] (records outside any compile)\n")) << r.out;
+}
+
 TEST_F(Diff, RecordedTraces) {
   json d = diff_json(kRecorded / "shape_change.log.gz", kRecorded / "float_constant.log.gz");
   std::set<std::string> changes;
