@@ -10,25 +10,38 @@
 
 namespace tlscope::bundle {
 
-TarZstWriter::~TarZstWriter() {
+TarWriter::~TarWriter() {
   if (a_) archive_write_free(a_);
 }
 
-bool TarZstWriter::fail(std::string* error) {
+bool TarWriter::fail(std::string* error) {
   *error = archive_error_string(a_) ? archive_error_string(a_) : "archive error";
   return false;
 }
 
-bool TarZstWriter::open(const std::string& path, std::string* error) {
+std::optional<Compression> compression_of(const std::string& path) {
+  auto ends = [&](std::string_view e) {
+    return path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  if (ends(".tar.zst") || ends(".tzst")) return Compression::kZstd;
+  if (ends(".tar.gz") || ends(".tgz")) return Compression::kGzip;
+  if (ends(".tar.xz") || ends(".txz")) return Compression::kXz;
+  return std::nullopt;
+}
+
+bool TarWriter::open(const std::string& path, Compression c, std::string* error) {
   a_ = archive_write_new();
-  if (archive_write_add_filter_zstd(a_) != ARCHIVE_OK ||
+  int filter = c == Compression::kGzip ? archive_write_add_filter_gzip(a_)
+               : c == Compression::kXz ? archive_write_add_filter_xz(a_)
+                                       : archive_write_add_filter_zstd(a_);
+  if (filter != ARCHIVE_OK ||
       archive_write_set_format_ustar(a_) != ARCHIVE_OK ||
       archive_write_open_filename(a_, path.c_str()) != ARCHIVE_OK)
     return fail(error);
   return true;
 }
 
-bool TarZstWriter::header(const std::string& name, uint64_t size, std::string* error) {
+bool TarWriter::header(const std::string& name, uint64_t size, std::string* error) {
   std::unique_ptr<archive_entry, void (*)(archive_entry*)> e(archive_entry_new(),
                                                              archive_entry_free);
   archive_entry_set_pathname(e.get(), name.c_str());
@@ -40,13 +53,13 @@ bool TarZstWriter::header(const std::string& name, uint64_t size, std::string* e
   return true;
 }
 
-bool TarZstWriter::add(const std::string& name, std::string_view data, std::string* error) {
+bool TarWriter::add(const std::string& name, std::string_view data, std::string* error) {
   if (!header(name, data.size(), error)) return false;
   if (!data.empty() && archive_write_data(a_, data.data(), data.size()) < 0) return fail(error);
   return true;
 }
 
-bool TarZstWriter::add_file(const std::string& name, const std::string& path, std::string* error) {
+bool TarWriter::add_file(const std::string& name, const std::string& path, std::string* error) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
   if (!f) {
     *error = "cannot read " + path;
@@ -63,7 +76,7 @@ bool TarZstWriter::add_file(const std::string& name, const std::string& path, st
   return true;
 }
 
-bool TarZstWriter::close(std::string* error) {
+bool TarWriter::close(std::string* error) {
   if (!a_) return true;
   bool ok = archive_write_close(a_) == ARCHIVE_OK;
   if (!ok) fail(error);

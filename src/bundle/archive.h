@@ -1,7 +1,9 @@
-// A .tar.zst file written and read with libarchive (ustar entries, zstd).
+// A tar file written and read with libarchive (ustar entries), compressed
+// with zstd, gzip or xz as its name says.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -9,14 +11,20 @@ struct archive;
 
 namespace tlscope::bundle {
 
-class TarZstWriter {
- public:
-  TarZstWriter() = default;
-  TarZstWriter(const TarZstWriter&) = delete;
-  TarZstWriter& operator=(const TarZstWriter&) = delete;
-  ~TarZstWriter();
+enum class Compression { kZstd, kGzip, kXz };
 
-  bool open(const std::string& path, std::string* error);
+// The compression a file name asks for: .tar.zst/.tzst, .tar.gz/.tgz,
+// .tar.xz/.txz; nullopt for any other name.
+std::optional<Compression> compression_of(const std::string& path);
+
+class TarWriter {
+ public:
+  TarWriter() = default;
+  TarWriter(const TarWriter&) = delete;
+  TarWriter& operator=(const TarWriter&) = delete;
+  ~TarWriter();
+
+  bool open(const std::string& path, Compression c, std::string* error);
   // One regular file of the archive holding `data`.
   bool add(const std::string& name, std::string_view data, std::string* error);
   // One regular file holding the contents of the file at `path`, streamed.

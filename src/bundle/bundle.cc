@@ -213,9 +213,9 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
     command = opts.command_line;
 
   TempFile bundle_tmp{opts.output + ".tmp"};
-  TarZstWriter tar;
+  TarWriter tar;
   std::string dir = std::string(kBundleFolder) + "/";
-  if (!tar.open(bundle_tmp.path, error) || !tar.add(dir + "README.txt", readme(*result), error) ||
+  if (!tar.open(bundle_tmp.path, compression_of(opts.output).value_or(Compression::kZstd), error) || !tar.add(dir + "README.txt", readme(*result), error) ||
       !tar.add(dir + "manifest.json", manifest(opts, *result, command).dump(2) + "\n", error) ||
       !tar.add(dir + "summary.json", summary, error) ||
       !tar.add_file(dir + result->log_name, log_tmp.path, error) || !tar.close(error))

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bundle/archive.h"
 #include "bundle/bundle.h"
 #include "cli/checks.h"
 #include "cli/subcommands.h"
@@ -46,7 +47,9 @@ int bundle_command(int argc, char** argv) {
   std::vector<std::string> redact{"all"};
   opts.output = "tlscope-bundle.tar.zst";
   app.add_option("log", opts.log, "The trace log (plain, .gz or .zst)")->required();
-  app.add_option("-o", opts.output, "The bundle to write (default tlscope-bundle.tar.zst)");
+  app.add_option("-o", opts.output,
+                 "The bundle to write: .tar.zst (the default, tlscope-bundle.tar.zst), .tar.gz "
+                 "or .tar.xz");
   app.add_option("--redact", redact,
                  "What to redact: code, paths, strings, all (the default) or none; several "
                  "may be given, separated by commas")
@@ -57,6 +60,12 @@ int bundle_command(int argc, char** argv) {
   if (!parse_redact(redact, &opts.redact, &bad))
     return error("--redact " + bad + ": use code, paths, strings, all or none", kExitUsage);
   if (opts.output.empty()) return error("-o: the bundle's file name is empty", kExitUsage);
+  // The name says how it is compressed: zstd, gzip or xz, nothing else.
+  if (!bundle::compression_of(opts.output))
+    return error("-o " + opts.output +
+                     ": a bundle is a tar archive; name it .tar.zst, .tar.gz or .tar.xz (the "
+                     "compression follows the name)",
+                 kExitUsage);
   if (int rc = check_log_path(opts.log, LogArg::kFile)) return rc;
   opts.command_line = command_line(argc, argv);
   bundle::BundleResult r;

@@ -21,6 +21,7 @@
 #include "io/rank_logs.h"
 #include "model/ingest/read_log.h"
 #include "model/ingest/torch_logs_model.h"
+#include "trace/compile_id.h"
 #include "trace/content.h"
 #include "trace/show.h"
 #include "trace/torch_logs.h"
@@ -332,6 +333,12 @@ int show(int argc, char** argv) {
                  "Envelope key or artifact name, or a TORCH_LOGS name: graph_code, guards, "
                  "output_code, recompiles, graph_breaks, aot_graphs; omit to list");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
+  // The compile id first: a usage error, before the log is read.
+  if (!trace::parse_bare_compile_id(id))
+    return error(id + " is not a compile id: write it as PyTorch prints it, e.g. 0/1 (frame 0, "
+                      "its first recompile), 0/1_1 (attempt 1 of it) or !0/0/0 (compiled "
+                      "autograd)",
+                 kExitUsage);
   if (int rc = check_log_path(log, LogArg::kFile)) return rc;
   std::string why;
   if (auto c = trace::sniff_content(log); c != trace::Content::kTrace) {

@@ -221,6 +221,37 @@ TEST_F(BundleTest, UsageErrors) {
   EXPECT_EQ(list_files(tmp_.path()), (std::vector<std::string>{"a.log", "b.tar.zst"}));
 }
 
+// The name says how the bundle is compressed (zstd, gzip, xz: each read
+// back by tar), and a name of another kind is refused before anything is
+// written.
+TEST_F(BundleTest, CompressionFollowsTheName) {
+  write_file(tmp_ / "a.log", marker_log());
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {"b.tar.zst", "\x28\xb5\x2f\xfd"}, {"b.tar.gz", "\x1f\x8b"}, {"b.tgz", "\x1f\x8b"},
+      {"b.tar.xz", "\xfd\x37\x7a\x58\x5a"}};
+  for (const auto& [name, magic] : kinds) {
+    RunResult r = run_tlscope({"bundle", (tmp_ / "a.log").string(), "-o", (tmp_ / name).string()},
+                              tmp_.path());
+    ASSERT_EQ(r.exit_code, 0) << name << r.err;
+    EXPECT_EQ(read_file(tmp_ / name).substr(0, magic.size()), magic) << name;
+    fs::create_directories(tmp_ / ("x_" + name));
+    EXPECT_EQ(run_shell("tar -xaf '" + (tmp_ / name).string() + "' -C '" +
+                        (tmp_ / ("x_" + name)).string() + "'"),
+              0)
+        << name;
+    EXPECT_TRUE(fs::exists(tmp_ / ("x_" + name) / "tlscope-bundle" / "manifest.json")) << name;
+  }
+  for (const char* name : {"b.zip", "b.tar", "b.gz"}) {
+    RunResult r = run_tlscope({"bundle", (tmp_ / "a.log").string(), "-o", (tmp_ / name).string()},
+                              tmp_.path());
+    EXPECT_EQ(r.exit_code, 2) << name;
+    EXPECT_EQ(r.err, "Error: -o " + (tmp_ / name).string() +
+                         ": a bundle is a tar archive; name it .tar.zst, .tar.gz or .tar.xz (the "
+                         "compression follows the name)\n");
+    EXPECT_FALSE(fs::exists(tmp_ / name));
+  }
+}
+
 TEST_F(BundleTest, CompressedInputAndOverwrite) {
   gzip_file(marker_log(), tmp_ / "secret.log.gz");
   Bundle b = make_bundle(tmp_ / "secret.log.gz", tmp_ / "b");

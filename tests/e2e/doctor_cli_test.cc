@@ -238,9 +238,15 @@ TEST_F(Doctor, ShowErrors) {
   r = run({"show", log.string(), "0/0", "recompiles"});  // the first compile has no reasons
   EXPECT_EQ(r.exit_code, 1);
 
+  // A compile id that is none is a usage error, said before the log is
+  // read (no warning about the log), with everyday examples.
   r = run({"show", log.string(), "zero/one"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(has(r.err, "not a compile id")) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "Error: zero/one is not a compile id: write it as PyTorch prints it, e.g. 0/1 (frame "
+            "0, its first recompile), 0/1_1 (attempt 1 of it) or !0/0/0 (compiled autograd)\n");
+  r = run({"show", (tmp_ / "no_such.log").string(), "x"});
+  EXPECT_EQ(r.exit_code, 2);  // the id first, then the file
 
   r = run({"show", log.string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
