@@ -1,11 +1,13 @@
 // tlscope command line: tlparse's options and exit codes (REPORT_FEATURES
 // F6-F10). Parsing, progress and exit codes only; the work is in report/.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -48,22 +50,38 @@ struct Args {
 
 int fail(const std::string& msg) { return tlscope::cli::error(msg); }
 
-// Opens the report with the platform's opener; a failure only warns.
+// Opens the report with the platform's opener. Without a display, or when
+// the opener fails, one line says where the report is (the opener's own
+// messages are not shown).
 void open_in_browser(const std::string& file) {
+  const std::string fallback = "Could not open a browser; the report is at " + file +
+                               " (--serve serves it over HTTP, --no-browser skips this)";
 #ifdef __APPLE__
   const char* opener = "open";
 #else
   const char* opener = "xdg-open";
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!display || !*display) && (!wayland || !*wayland)) {
+    std::fprintf(stderr, "No display to open a browser on; the report is at %s (--serve serves "
+                         "it over HTTP, --no-browser skips this)\n", file.c_str());
+    return;
+  }
 #endif
   pid_t pid = ::fork();
   if (pid == 0) {
     ::setsid();
+    int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+    }
     ::execlp(opener, opener, file.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   int status = 0;
   if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    std::fprintf(stderr, "Could not open a browser; the report is at %s\n", file.c_str());
+    std::fprintf(stderr, "%s\n", fallback.c_str());
 }
 
 // After a report is written: serve it (--serve), open it, or neither.

@@ -195,6 +195,33 @@ TEST_F(CliMessages, ATruncatedCompressedLogIsAWarning) {
   EXPECT_NE(r.err.find(warn), std::string::npos) << r.err;
 }
 
+// Without --no-browser: no display means one line saying where the report
+// is, and an opener that fails (printing lines of its own) the same one
+// line, not the opener's messages.
+TEST_F(CliMessages, ABrowserThatCannotOpenIsOneLine) {
+  const std::string out = p("r");
+  const std::string report = out + "/index.html";
+  std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" + kBin + "' '" + kExample.string() +
+                    "' -o '" + out + "' 2> '" + p("err1") + "'";
+  ASSERT_EQ(run_shell(cmd), 0);
+  EXPECT_EQ(read_file(tmp_ / "err1"),
+            "Stats { ok: 259 }\n"
+            "No display to open a browser on; the report is at " + report +
+                " (--serve serves it over HTTP, --no-browser skips this)\n");
+  fs::create_directories(tmp_ / "bin");
+  write_file(tmp_ / "bin" / "xdg-open",
+             "#!/bin/sh\nfor i in 1 2 3 4 5 6 7; do echo \"xdg-open: no method $i\" >&2; done\n"
+             "exit 3\n");
+  fs::permissions(tmp_ / "bin" / "xdg-open", fs::perms::owner_all);
+  cmd = "env DISPLAY=:77 PATH='" + p("bin") + ":/usr/bin:/bin' '" + kBin + "' '" +
+        kExample.string() + "' -o '" + out + "' --overwrite 2> '" + p("err2") + "'";
+  ASSERT_EQ(run_shell(cmd), 0);
+  EXPECT_EQ(read_file(tmp_ / "err2"),
+            "Stats { ok: 259 }\n"
+            "Could not open a browser; the report is at " + report +
+                " (--serve serves it over HTTP, --no-browser skips this)\n");
+}
+
 TEST_F(CliMessages, LatestNamesTheFileItPicked) {
   fs::create_directory(tmp_ / "logs");
   fs::copy_file(kExample, tmp_ / "logs" / "run.log");
