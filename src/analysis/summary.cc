@@ -171,7 +171,8 @@ std::string log_label(const std::string& log, size_t n) {
 
 }  // namespace
 
-std::string summary_text(const DoctorReport& d, const std::string& log, bool color, size_t width) {
+std::string summary_text(const DoctorReport& d, const std::string& log, bool color, size_t width,
+                         bool all_frames) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   auto warn = [&](const std::string& s) { return color ? "\033[33m" + s + "\033[0m" : s; };
   const auto& t = d.totals;
@@ -195,17 +196,40 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
               width, 0) +
          "\n";
   if (!d.frames.empty()) {
+    // Which rows: every frame with something to say, then the slowest few
+    // of those that compiled once and cleanly, then a line for the rest.
+    constexpr size_t kQuietShown = 5;
+    std::vector<const FrameReport*> rows, quiet;
+    for (const auto& f : d.frames) {
+      bool notable = f.recompiles > 0 || f.restarts > 0 || f.failures > 0 || f.recompile_limit_hit;
+      (notable || all_frames ? rows : quiet).push_back(&f);
+    }
+    std::stable_sort(quiet.begin(), quiet.end(), [](const auto* a, const auto* b) {
+      return a->compile_time_s > b->compile_time_s;
+    });
+    size_t hidden = quiet.size() > kQuietShown + 1 ? quiet.size() - kQuietShown : 0;
+    double hidden_s = 0;
+    for (size_t i = quiet.size() - hidden; i < quiet.size(); ++i) hidden_s += quiet[i]->compile_time_s;
+    quiet.resize(quiet.size() - hidden);
+    // Names as long as the terminal allows (at least 28 characters).
+    size_t longest = 0;
+    for (const auto* f : rows) longest = std::max(longest, f->name.size());
+    for (const auto* f : quiet) longest = std::max(longest, f->name.size());
+    size_t fixed = 48 + (runs ? 4 : 0);  // the other columns of a row
+    size_t name_w = std::max<size_t>(28, std::min(longest, width > fixed ? width - fixed : 28));
     o += "\n" + bold("Frames") + " (most recompiled first)\n";
     std::string run_head = runs ? fmt::format("{:>3} ", "run") : "";
-    o += fmt::format("  {}{:>5} {:<28} {:>8} {:>10} {:>9} {:>9}\n", run_head, "frame", "function",
-                     "compiles", "recompiles", "restarts", "time (s)");
-    for (const auto& f : d.frames) {
+    o += fmt::format("  {}{:>5} {:<{}} {:>8} {:>10} {:>9} {:>9}\n", run_head, "frame", "function",
+                     name_w, "compiles", "recompiles", "restarts", "time (s)");
+    rows.insert(rows.end(), quiet.begin(), quiet.end());
+    for (const auto* fp : rows) {
+      const FrameReport& f = *fp;
       std::string rec = std::to_string(f.recompiles) + (f.recompile_limit_hit ? "!" : "");
       std::string run_cell = runs ? fmt::format("{:>3} ", f.run) : "";
       std::string time = t.timed ? fmt::format("{:.3f}", f.compile_time_s) : "-";
-      o += fmt::format("  {}{:>5} {:<28} {:>8} {:>10} {:>9} {:>9}\n", run_cell, f.frame_id,
-                       clip(f.name, 28), f.compiles, f.recompile_limit_hit ? warn(rec) : rec,
-                       f.restarts, time);
+      o += fmt::format("  {}{:>5} {:<{}} {:>8} {:>10} {:>9} {:>9}\n", run_cell, f.frame_id,
+                       clip(f.name, name_w), name_w, f.compiles,
+                       f.recompile_limit_hit ? warn(rec) : rec, f.restarts, time);
       // One line per pattern of reason, not one per cached entry.
       for (const auto& g : group_reasons(f.recompile_reasons))
         o += "        " +
@@ -214,6 +238,10 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
                   width - 8) +
              "\n";
     }
+    if (hidden > 0)
+      o += t.timed ? fmt::format("  ... {} more frames compiled once, {:.2f} s (--all lists them)\n",
+                                 hidden, hidden_s)
+                   : fmt::format("  ... {} more frames compiled once (--all lists them)\n", hidden);
   }
   if (!d.graph_breaks.empty()) {
     o += "\n" + bold("Graph breaks") + "\n";

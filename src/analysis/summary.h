@@ -17,8 +17,10 @@ std::string totals_line(const Totals& t);
 std::string summary_json(const DoctorReport& d, const std::string& log,
                          const std::string& command_line);
 // Plain text for a terminal, at most `width` columns; ANSI colour if `color`.
+// Frames: those that recompiled, restarted or failed, the slowest few of
+// the others and one line for the rest, or every frame with `all_frames`.
 std::string summary_text(const DoctorReport& d, const std::string& log, bool color,
-                         size_t width = 100);
+                         size_t width = 100, bool all_frames = false);
 
 // `tlscope summary DIR`: per-rank totals and where the ranks differ.
 std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,

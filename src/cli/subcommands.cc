@@ -161,6 +161,10 @@ int summary(int argc, char** argv) {
                  "Trace log, TORCH_LOGS text (- for standard input), or a folder of rank logs")
       ->required();
   app.add_flag("--json", json, "Print summary.json instead of text");
+  bool all = false;
+  app.add_flag("--all", all,
+               "List every frame (by default: those that recompiled, restarted or failed, and "
+               "the slowest few of the others)");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (log != "-")
     if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
@@ -184,7 +188,7 @@ int summary(int argc, char** argv) {
                : analysis::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
   } else {
     out = json ? analysis::summary_json(*one, log, command_line(argc, argv))
-               : analysis::summary_text(*one, log, ::isatty(STDOUT_FILENO) != 0);
+               : analysis::summary_text(*one, log, ::isatty(STDOUT_FILENO) != 0, 100, all);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;

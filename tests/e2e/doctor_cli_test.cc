@@ -518,6 +518,43 @@ TEST_F(Doctor, SummaryTextContent) {
 }
 
 // Long non-ASCII text is clipped on a character boundary.
+// Many frames that compiled once with nothing wrong: the frames with
+// something to say, the slowest five of the others, one line for the rest;
+// --all lists them all. Long names are not cut where the line has room.
+TEST_F(Doctor, SummaryListsTheFramesThatMatter) {
+  auto ids = [](int f, int c) {
+    return json{{"frame_id", f}, {"frame_compile_id", c}, {"attempt", 0}};
+  };
+  auto metrics = [&](int f, int c, const std::string& name, double secs) {
+    json m = {{"co_name", name}, {"co_filename", "/p/m.py"}, {"co_firstlineno", 10 + f},
+              {"entire_frame_compile_time_s", secs}, {"restart_reasons", json::array()}};
+    json e = ids(f, c);
+    e["compilation_metrics"] = m;
+    return record(e);
+  };
+  std::string log;
+  for (int f = 0; f < 12; ++f) log += metrics(f, 0, "quiet_" + std::to_string(f), 0.1 * (f + 1));
+  const std::string longname = "torch_dynamo_resume_in_forward_at_1234_of_encoder";
+  log += metrics(12, 0, longname, 0.05);
+  json r = ids(12, 1);
+  r["artifact"] = {{"name", "recompile_reasons"}, {"encoding", "json"}};
+  log += record(r, json::array({"12/0: L['n'] == 3"}).dump());
+  log += metrics(12, 1, longname, 0.05);
+  write_file(tmp_ / "many.log", log);
+  RunResult out = run({"summary", (tmp_ / "many.log").string()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_TRUE(has(out.out, "     12 " + longname + " ")) << out.out;
+  for (int f = 11; f >= 7; --f)  // the five slowest of the quiet ones
+    EXPECT_TRUE(has(out.out, "quiet_" + std::to_string(f) + " ")) << f << out.out;
+  for (int f = 0; f <= 6; ++f) EXPECT_FALSE(has(out.out, "quiet_" + std::to_string(f) + " ")) << f;
+  EXPECT_TRUE(has(out.out, "  ... 7 more frames compiled once, 2.80 s (--all lists them)\n"))
+      << out.out;
+  RunResult all = run({"summary", (tmp_ / "many.log").string(), "--all"});
+  for (int f = 0; f < 12; ++f) EXPECT_TRUE(has(all.out, "quiet_" + std::to_string(f) + " ")) << f;
+  EXPECT_FALSE(has(all.out, "more frames compiled once"));
+  for (const auto& line : split_lines(out.out)) EXPECT_LE(line.size(), 100u) << line;
+}
+
 TEST_F(Doctor, SummaryTextClipsUtf8OnCharacterBoundaries) {
   std::string value;
   for (int i = 0; i < 60; ++i) value += "\xc3\xa9";  // é
