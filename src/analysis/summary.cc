@@ -294,7 +294,7 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const Mu
   std::string o = bold("tlscope summary") +
                   (text ? fmt::format(": TORCH_LOGS text of {} ranks ({})\n\n", ranks.size(),
                                       ranks.front().log.path)
-                        : fmt::format(": {} rank log(s)\n\n", ranks.size()));
+                        : ": " + count_of(ranks.size(), "rank log", "rank logs") + "\n\n");
   o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9}\n", "rank", "compiles", "recompiles",
                    "graph breaks", "failures", text ? "limit hits" : "time (s)");
   for (const auto& r : ranks) {

@@ -91,11 +91,37 @@ void use_our_usage_errors(CLI::App& app) {
   });
 }
 
+void plain_help(CLI::App& app) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"--max-recompiles", "N"},     {"--max-graph-breaks", "N"},
+      {"--max-failures", "N"},       {"--max-compile-seconds", "SECONDS"},
+      {"--max-compile-ratio", "RATIO"}, {"--baseline", "LOG"},
+      {"--port", "PORT"},            {"--host", "ADDRESS"},
+      {"--jobs", "N"},               {"--rank", "N"},
+      {"--shard", "I/K"},            {"--redact", "WHAT"},
+      {"--custom-header-html", "HTML"}, {"--idle", "SECONDS"}};
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_name().empty() || opt->get_items_expected_max() == 0) continue;  // a flag
+    std::string text;
+    if (opt->get_positional() && opt->get_lnames().empty() && opt->get_snames().empty()) {
+      text = "";  // the positional's name says it
+    } else {
+      std::string name = opt->get_name();
+      text = name == "-o" ? "OUT" : "VALUE";
+      for (const auto& [option, label] : kNames)
+        if (name == option) text = label;
+    }
+    if (opt->get_required()) text += text.empty() ? "REQUIRED" : " REQUIRED";
+    opt->option_text(text);
+  }
+}
+
 int parse_subcommand(CLI::App& app, int argc, char** argv) {
   use_our_usage_errors(app);
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::CallForHelp& e) {
+    plain_help(app);
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

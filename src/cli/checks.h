@@ -43,6 +43,10 @@ std::string not_a_trace_log(const std::string& log, const trace::Stats& stats);
 
 // Usage errors print as "Error: ..." with a pointer to the command's --help.
 void use_our_usage_errors(CLI::App& app);
+// --help in words: each option's value named for what it is (N, SECONDS,
+// DIR, PORT, ...) instead of CLI11's types and validators ("UINT:COUNT",
+// "UINT:INT in [1 - 65535]", "TEXT").
+void plain_help(CLI::App& app);
 // Parses `tlscope <subcommand> args...` (argv[1] is the subcommand) with
 // our usage errors: -1 to go on, or the exit code (0 after --help).
 int parse_subcommand(CLI::App& app, int argc, char** argv);

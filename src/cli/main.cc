@@ -21,6 +21,7 @@
 #include <mimalloc.h>
 #endif
 
+#include "analysis/text.h"
 #include "cli/bundle_command.h"
 #include "cli/checks.h"
 #include "cli/diff_command.h"
@@ -109,9 +110,10 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   if (!result.ok) return fail(result.error);
   if (a.report.strict && result.strict_failures > 0)
     return fail(
-        fmt::format("--strict: {} log line(s) could not be used across the ranks; the "
+        fmt::format("--strict: {} could not be used across the ranks; the "
                     "report was written to {}",
-                    result.strict_failures, a.out));
+                    tlscope::analysis::count_of(result.strict_failures, "log line", "log lines"),
+                    a.out));
   return show_report(a);
 }
 
@@ -177,9 +179,10 @@ int run(const Args& a, const std::string& cmdline) {
       if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
         parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
     return fail(
-        fmt::format("--strict: {} log line(s) could not be used ({}); the report was "
+        fmt::format("--strict: {} could not be used ({}); the report was "
                     "written to {}",
-                    stats.strict_failures(), parts, a.out));
+                    tlscope::analysis::count_of(stats.strict_failures(), "log line", "log lines"),
+                    parts, a.out));
   }
   if (a.strict_compile_id) {
     for (const auto& e : result.model.index.entries())
@@ -238,6 +241,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    tlscope::cli::plain_help(app);
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);

@@ -1,3 +1,4 @@
+#include "analysis/text.h"
 #include "cli/rank_commands.h"
 
 #include <CLI/CLI.hpp>
@@ -57,9 +58,12 @@ int outcome(const std::vector<report::RankMapResult>& results, bool strict) {
   }
   if (failed > 0 && results.size() == 1) return kExitError;  // said above
   if (failed > 0)
-    return error(fmt::format("{} of the {} rank(s) have no report", failed, results.size()));
+    return error(fmt::format("{} of the {} {} no report", failed,
+                             analysis::count_of(results.size(), "rank", "ranks"),
+                             failed == 1 ? "has" : "have"));
   if (strict && strict_lines > 0)
-    return error(fmt::format("--strict: {} log line(s) could not be used", strict_lines));
+    return error(fmt::format("--strict: {} could not be used",
+                             analysis::count_of(strict_lines, "log line", "log lines")));
   return 0;
 }
 
@@ -195,7 +199,8 @@ int merge_command(int argc, char** argv) {
   for (const auto& p : r.problems) std::fprintf(stderr, "%s\n", p.c_str());
   std::printf("Report: %s\n", (fs::path(out) / "index.html").c_str());
   if (r.failed > 0)
-    warning(fmt::format("{} rank(s) have no report; the page lists them", r.failed));
+    warning(fmt::format("{} {} no report; the page lists them",
+                        analysis::count_of(r.failed, "rank", "ranks"), r.failed == 1 ? "has" : "have"));
   if (strict && !r.problems.empty())
     return error(fmt::format("--strict: the page lists {} problem(s)", r.problems.size()));
   return 0;

@@ -1,3 +1,4 @@
+#include "analysis/text.h"
 #include "report/landing_page.h"
 
 #include <fmt/format.h>
@@ -171,7 +172,7 @@ void write_landing_page(const std::string& out_dir, const std::vector<RankLog>& 
   render(*w, "landing.html",
          {{"custom_header", user_supplied_html(opts.custom_header_html)},
           {"warnings", warnings_html(a)},
-          {"rank_count", text(std::to_string(logs.size()))},
+          {"rank_count", text(analysis::count_of(logs.size(), "rank", "ranks"))},
           {"rank_ranges", text(rank_ranges(all))},
           {"problems", probs},
           {"chromium", chromium ? part("chromium") : Html()},

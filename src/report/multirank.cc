@@ -1,3 +1,4 @@
+#include "analysis/text.h"
 #include "report/multirank.h"
 
 #include <unistd.h>
@@ -68,7 +69,9 @@ MultiRankResult build_multirank_report(const std::string& source_dir,
   result.ok = merged.failed == 0;
   if (!result.ok)
     result.error =
-        fmt::format("{} rank(s) have no report; see {}/index.html", merged.failed, out_dir);
+        fmt::format("{} {} no report; see {}/index.html",
+                    analysis::count_of(merged.failed, "rank", "ranks"),
+                    merged.failed == 1 ? "has" : "have", out_dir);
   return result;
 }
 

@@ -53,10 +53,11 @@ analysis::RankSummary summarize(const io::RankLog& log, const std::string& dir,
   s.strict_failures = st.strict_failures();
   if (st.ok == 0)
     s.problem =
-        fmt::format("rank {}: the log has no readable records ({})", log.rank, st.to_string());
+        fmt::format("rank {}: the log has no readable records ({})", log.rank, st.in_words());
   else if (st.strict_failures() > 0)
-    s.problem = fmt::format("rank {}: {} line(s) could not be used ({})", log.rank,
-                            st.strict_failures(), st.to_string());
+    s.problem = fmt::format("rank {}: {} {} could not be used ({})", log.rank,
+                            st.strict_failures(), st.strict_failures() == 1 ? "line" : "lines",
+                            st.in_words());
   return s;
 }
 

@@ -153,8 +153,13 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
     if (logs[i].path.empty()) logs[i].path = summaries[i].log;
 
   if (std::string missing = gaps(logs); !missing.empty())
-    result.problems.push_back(listing ? "no log in the folder for rank(s) " + missing
-                                      : "no rank_<N> folder for rank(s) " + missing);
+  {
+    // "rank 3" or "ranks 3, 5-7"
+    std::string which = (missing.find_first_of(",-") == std::string::npos ? "rank " : "ranks ") +
+                        missing;
+    result.problems.push_back(listing ? "no log in the folder for " + which
+                                      : "no rank_<N> folder for " + which);
+  }
   for (const auto& s : summaries) {
     if (!s.problem.empty()) result.problems.push_back(s.problem);
     result.strict_failures += s.strict_failures;

@@ -35,8 +35,10 @@ struct Stats {
   }
   // (name, value) of the non-zero counters, in display order.
   std::vector<std::pair<const char*, uint64_t>> nonzero() const;
-  // "Stats { ok: 14, fail_glog: 2 }"
+  // "Stats { ok: 14, fail_glog: 2 }" (the reference's line, on stderr)
   std::string to_string() const;
+  // "14 records read, 2 lines that are not trace records": for pages.
+  std::string in_words() const;
 };
 
 }  // namespace tlscope::trace

@@ -222,6 +222,25 @@ TEST_F(CliMessages, ABrowserThatCannotOpenIsOneLine) {
                 " (--serve serves it over HTTP, --no-browser skips this)\n");
 }
 
+// --help names each value for what it is, without CLI11's type and
+// validator labels.
+TEST_F(CliMessages, HelpNamesValuesInWords) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"--help"}, {"summary", "--help"}, {"check", "--help"},
+        {"show", "--help"}, {"diff", "--help"}, {"bundle", "--help"}, {"rank", "--help"},
+        {"merge", "--help"}}) {
+    RunResult r = run(args);
+    SCOPED_TRACE(args[0]);
+    EXPECT_EQ(r.exit_code, 0);
+    for (const char* label : {"UINT", "FLOAT", " TEXT", "INT in [", ":COUNT", ":NUMBER", ":FOLDER"})
+      EXPECT_EQ(r.out.find(label), std::string::npos) << label << "\n" << r.out;
+  }
+  RunResult check = run({"check", "--help"});
+  EXPECT_TRUE(check.out.find("--max-recompiles N ") != std::string::npos) << check.out;
+  EXPECT_TRUE(check.out.find("--max-compile-seconds SECONDS") != std::string::npos);
+  EXPECT_TRUE(run({"--help"}).out.find("--port PORT ") != std::string::npos);
+}
+
 TEST_F(CliMessages, LatestNamesTheFileItPicked) {
   fs::create_directory(tmp_ / "logs");
   fs::copy_file(kExample, tmp_ / "logs" / "run.log");

@@ -303,7 +303,7 @@ TEST_F(Cluster, MissingAndBrokenRanksAreProblemsNotErrors) {
         std::string("rank 2: no report (the log could not be read)"),
         "rank 3: no report (rank_3/rank_summary.json " + missing + ")",
         std::string("rank 5: no report (rank_5/rank_summary.json is the summary of rank 4)"),
-        std::string("Warning: 5 rank(s) have no report; the page lists them")})
+        std::string("Warning: 5 ranks have no report; the page lists them")})
     EXPECT_TRUE(has(m.err, want)) << want << "\n" << m.err;
   EXPECT_TRUE(has(m.err, "rank 6: no report (rank_6/rank_summary.json not valid JSON: "));
   std::string page = read_file(p("b/index.html"));
@@ -319,7 +319,7 @@ TEST_F(Cluster, MissingAndBrokenRanksAreProblemsNotErrors) {
   // Without rank_logs.json, a rank with no folder is a gap in the numbers.
   fs::remove(p("b/rank_logs.json"));
   m = run({"merge", p("b").string()});
-  EXPECT_TRUE(has(m.err, "no rank_<N> folder for rank(s) 1\n")) << m.err;
+  EXPECT_TRUE(has(m.err, "no rank_<N> folder for rank 1\n")) << m.err;
 }
 
 TEST_F(Cluster, MergeOfAFolderWithoutRanks) {
