@@ -112,6 +112,7 @@ void plain_help(CLI::App& app) {
         if (name == option) text = label;
     }
     if (opt->get_required()) text += text.empty() ? "REQUIRED" : " REQUIRED";
+    if (text.empty()) text = "(optional)";  // an optional positional (empty: CLI11's type)
     opt->option_text(text);
   }
 }
