@@ -252,6 +252,15 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
+  // --port and --host belong to --serve; an address that is none is said
+  // at once, before the report is made.
+  for (const char* opt : {"--port", "--host"})
+    if (app.count(opt) > 0 && !a.serve)
+      return tlscope::cli::error(std::string(opt) + " is for --serve: add --serve to serve the report",
+                                 tlscope::cli::kExitUsage);
+  if (a.serve)
+    if (auto why = tlscope::serve::host_problem(a.host))
+      return tlscope::cli::error(*why, tlscope::cli::kExitUsage);
   int rc = 0;
   auto work = [&] {
     try {

@@ -1,6 +1,9 @@
 #include "serve/serve.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +22,8 @@ namespace tlscope::serve {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr size_t kWorkers = 64;
 
 // Whether `p` is `root` or below it, by whole path components.
 bool inside(const fs::path& root, const fs::path& p) {
@@ -111,6 +116,23 @@ void on_stop_signal(int) {
 
 }  // namespace
 
+std::optional<std::string> host_problem(const std::string& host) {
+  if (host.empty()) return "--host: the address is empty";
+  in_addr v4{};
+  in6_addr v6{};
+  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1 || ::inet_pton(AF_INET6, host.c_str(), &v6) == 1)
+    return std::nullopt;
+  // Digits and dots that are no IPv4 address (999.1.1.1), or a colon that
+  // is no IPv6 one: a typo, not a name to look up.
+  bool dotted = host.find_first_not_of("0123456789.") == std::string::npos;
+  if (dotted || host.find(':') != std::string::npos)
+    return "--host " + host + ": not an address (e.g. 127.0.0.1, 0.0.0.0 or ::1)";
+  for (char c : host)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
+      return "--host " + host + ": not an address or a host name";
+  return std::nullopt;
+}
+
 int serve_folder(const ServeOptions& opts) {
   if (::pipe2(stop_pipe, O_CLOEXEC) != 0) {
     std::perror("Error: pipe");
@@ -133,6 +155,21 @@ int serve_folder(const ServeOptions& opts) {
   };
   server.Get(".*", handler);
   server.set_payload_max_length(1 << 20);
+  // A port in use is in use: SO_REUSEADDR (a restart may bind over the last
+  // run's TIME_WAIT) but not cpp-httplib's SO_REUSEPORT, with which a second
+  // server would share the port and answer every other request.
+  server.set_socket_options([](int sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  // Stalled or idle connections must not starve the others: a worker waits
+  // at most a second for the next bytes of a request or the next request of
+  // a kept-alive connection, and there are enough workers for a browser's
+  // connections beside a few dozen stalled ones.
+  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+  server.set_read_timeout(1, 0);
+  server.set_keep_alive_timeout(1);
+  server.set_keep_alive_max_count(100);
 
   int port = -1;
   if (opts.port) {

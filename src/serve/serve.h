@@ -21,6 +21,10 @@ struct ServeOptions {
 // be had. Prints "Serving <folder> at http://<host>:<port>/" first.
 int serve_folder(const ServeOptions& opts);
 
+// Why `host` cannot be listened on, said before the report is made
+// (999.1.1.1 is no address); nullopt when it can be tried.
+std::optional<std::string> host_problem(const std::string& host);
+
 // The file a request path names inside `folder`, or "" when there is none
 // (missing, a folder without index.html, or outside `folder` in any way).
 // `path` is the decoded request path ("/rank_0/index.html").

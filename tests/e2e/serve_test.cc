@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -59,11 +60,14 @@ struct Response {
   std::string content_type, body;
 };
 
-// GET `target` as written (no normalisation), HTTP/1.1, Connection: close.
-Response get(int port, const std::string& target) {
+// GET `target` as written (no normalisation), HTTP/1.1, Connection: close;
+// a reply that takes more than `timeout_s` seconds is none.
+Response get(int port, const std::string& target, int timeout_s = 30) {
   Response r;
   int s = connect_to(port);
   if (s < 0) return r;
+  timeval tv{timeout_s, 0};
+  ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   std::string req = "GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
   if (::write(s, req.data(), req.size()) != static_cast<ssize_t>(req.size())) return r;
   std::string all;
@@ -216,6 +220,57 @@ TEST_F(Serve, ListensOnLoopbackAndServesInParallel) {
   EXPECT_EQ(srv.stop(SIGTERM), 0);
 }
 
+// A port in use is in use, by tlscope too: a second server on the same
+// --port fails (exit 1); without --port it takes the next free one.
+TEST_F(Serve, TwoServersDoNotShareAPort) {
+  int port = free_port();
+  Server first({kExample.string(), "-o", out().string(), "--serve", "--port", std::to_string(port)},
+               tmp_.path());
+  ASSERT_EQ(first.wait_port(), port) << first.err();
+  fs::create_directories(tmp_ / "second");
+  RunResult r = run_tlscope({kExample.string(), "-o", (tmp_ / "r2").string(), "--serve", "--port",
+                             std::to_string(port)},
+                            tmp_ / "second");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has(r.err, "Error: Failed to start server on 127.0.0.1:" + std::to_string(port)))
+      << r.err;
+  if (port >= 8000 && port <= 8099) GTEST_SKIP() << "the free port is in the default range";
+  Server third({kExample.string(), "-o", (tmp_ / "r3").string(), "--serve"}, tmp_ / "second");
+  int other = third.wait_port();
+  EXPECT_NE(other, port);
+  EXPECT_EQ(get(other, "/").status, 200);
+  EXPECT_EQ(third.stop(), 0);
+  EXPECT_EQ(first.stop(), 0);
+}
+
+// Stalled connections (a request begun and never finished) do not starve
+// the others: 30 stall while 20 clients make 20 requests each, and every
+// request is answered within the client's 5 s.
+TEST_F(Serve, StalledConnectionsDoNotStarveTheOthers) {
+  int port = free_port();
+  Server srv({kExample.string(), "-o", out().string(), "--serve", "--port", std::to_string(port)},
+             tmp_.path());
+  ASSERT_EQ(srv.wait_port(), port) << srv.err();
+  std::vector<int> stalled;
+  for (int i = 0; i < 30; ++i) {
+    int s = connect_to(port);
+    ASSERT_GE(s, 0);
+    ASSERT_EQ(::write(s, "GET /index.html HTTP/1.1\r\nHost: x", 33), 33);
+    stalled.push_back(s);
+  }
+  std::atomic<int> ok{0}, failed{0};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 20; ++c)
+    clients.emplace_back([&] {
+      for (int i = 0; i < 20; ++i) (get(port, "/index.html", 5).status == 200 ? ok : failed)++;
+    });
+  for (auto& t : clients) t.join();
+  for (int s : stalled) ::close(s);
+  EXPECT_EQ(ok.load(), 400);
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(srv.stop(), 0);
+}
+
 TEST_F(Serve, PortChoiceAndErrors) {
   // No --port: the first free one from 8000.
   {
@@ -242,13 +297,27 @@ TEST_F(Serve, PortChoiceAndErrors) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(has(r.err, "Error: Failed to start server on 127.0.0.1:")) << r.err;
   EXPECT_TRUE(fs::is_regular_file(tmp_ / "r2" / "index.html"));
-  // --port out of range is a usage error; --port without --serve is ignored.
+  // --port out of range, --port or --host without --serve, and a host that
+  // is no address are usage errors, said at once (no report is made).
   r = run_tlscope({kExample.string(), "-o", (tmp_ / "r3").string(), "--serve", "--port", "70000"},
                   tmp_.path());
   EXPECT_EQ(r.exit_code, 2);
   r = run_tlscope({kExample.string(), "-o", (tmp_ / "r4").string(), "--no-browser", "--port", "9"},
                   tmp_.path());
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "Error: --port is for --serve: add --serve to serve the report\n");
+  r = run_tlscope({kExample.string(), "-o", (tmp_ / "r4").string(), "--host", "0.0.0.0"},
+                  tmp_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "Error: --host is for --serve: add --serve to serve the report\n");
+  auto t0 = std::chrono::steady_clock::now();
+  r = run_tlscope({kExample.string(), "-o", (tmp_ / "r6").string(), "--serve", "--host", "999.1.1.1"},
+                  tmp_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "Error: --host 999.1.1.1: not an address (e.g. 127.0.0.1, 0.0.0.0 or ::1)\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);  // not after a name lookup
+  EXPECT_FALSE(fs::exists(tmp_ / "r4"));
+  EXPECT_FALSE(fs::exists(tmp_ / "r6"));
   // A report that fails serves nothing.
   r = run_tlscope({(tmp_ / "missing.log").string(), "-o", (tmp_ / "r5").string(), "--serve"}, tmp_.path());
   EXPECT_EQ(r.exit_code, 1);
