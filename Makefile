@@ -28,10 +28,14 @@ demo: configure
 # the last line says so (tests/CMakeLists.txt).
 # Then, where clang is installed, the unit and malformed-input tests again in
 # a sanitizer build (build-asan/, scripts/sanitizer_tests.sh).
-test: build
+# Each phase says what it does and about how long it takes on 2 cores.
+test: configure
+	@echo "make test: building tlscope and its tests (about 8 minutes on 2 cores from scratch)"
+	@cmake --build $(BUILD) -j $(JOBS)
+	@echo "make test: running the tests (about 1 minute)"
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS); rc=$$?; \
-	  if [ -f corpus_skipped.txt ]; then cat corpus_skipped.txt; fi; \
-	  cd .. && bash scripts/sanitizer_tests.sh || rc=1; exit $$rc
+	  cd .. && bash scripts/sanitizer_tests.sh || rc=1; \
+	  if [ -f $(BUILD)/corpus_skipped.txt ]; then cat $(BUILD)/corpus_skipped.txt; fi; exit $$rc
 
 # The libFuzzer harnesses, FUZZ_SECONDS each (default 60; fuzz/run.sh).
 fuzz:

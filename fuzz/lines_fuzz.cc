@@ -21,9 +21,9 @@ class PieceSource : public tlscope::io::ByteSource {
   PieceSource(std::string data, uint8_t step) : data_(std::move(data)), step_(step) {}
   long read(char* buf, size_t n) override {
     size_t left = data_.size() - pos_;
+    step_ = static_cast<uint8_t>(step_ * 73 + 41);
     size_t take = std::min({n, left,
-                            static_cast<size_t>(1 + (step_ = step_ * 73 + 41) % 97) *
-                                static_cast<size_t>(1 + (step_ & 7))});
+                            static_cast<size_t>(1 + step_ % 97) * static_cast<size_t>(1 + (step_ & 7))});
     std::memcpy(buf, data_.data() + pos_, take);
     pos_ += take;
     return static_cast<long>(take);

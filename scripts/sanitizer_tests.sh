@@ -12,10 +12,12 @@ if ! command -v clang++ > /dev/null; then
   exit 0
 fi
 BUILD=${SANITIZER_BUILD:-build-asan}
+echo "make test: building the sanitizer build in $BUILD (clang, AddressSanitizer and UBSan; about 10 minutes on 2 cores the first time, its log in $BUILD/sanitizer_build.log)"
 CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DTLSCOPE_SANITIZE=ON -DTLSCOPE_MIMALLOC=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" > /dev/null || exit 1
 cmake --build "$BUILD" --target sanitizer_tests -j "$(nproc)" > "$BUILD/sanitizer_build.log" 2>&1 ||
   { tail -30 "$BUILD/sanitizer_build.log"; exit 1; }
+echo "make test: running the unit, malformed-input and fuzz-replay tests in the sanitizer build"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The unit tests (with the harnesses' replays), and the malformed-input and

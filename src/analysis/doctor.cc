@@ -426,11 +426,18 @@ class Diagnoser {
   void build_advice() {
     for (const auto& f : out_.frames) {
       // One train()/eval() switch per frame is expected: said, not advised.
-      size_t train_eval = 0;
-      for (const auto& r : f.recompile_reasons) train_eval += r.category == Category::kTrainEval;
+      // (counted by recompile: one recompile lists each cached entry it failed)
+      std::set<std::string> train_eval_ids;
+      for (const auto& r : f.recompile_reasons)
+        if (r.category == Category::kTrainEval)
+          train_eval_ids.insert(std::to_string(r.compile_id.run) + "|" + r.compile_id.id.bare());
+      size_t train_eval = train_eval_ids.size();
       for (const auto& r : f.recompile_reasons) {
         if (r.category == Category::kTrainEval && train_eval == 1) {
-          out_.expected.push_back({r.category, expected_text(r.category, f.name), {r.compile_id}});
+          std::string msg = expected_text(r.category, f.name);
+          bool said = false;
+          for (const auto& e : out_.expected) said = said || e.message == msg;
+          if (!said) out_.expected.push_back({r.category, msg, {r.compile_id}});
           continue;
         }
         std::string msg = advice_text(r.category, f.name);

@@ -16,9 +16,10 @@ Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {})
 Html num(double v) { return html_format("{:.1f}", v); }
 Html secs(double v) { return html_format("{:.3f}", v); }
 
-constexpr double kWidth = 960, kLabels = 190, kRight = 20;
+// 900 wide: fits a 1000 px window beside the page margins; labels 12 px.
+constexpr double kWidth = 900, kLabels = 250, kRight = 20;
 constexpr double kPlot = kWidth - kLabels - kRight;
-constexpr double kAxis = 24, kRow = 16, kBar = 10;
+constexpr double kAxis = 24, kRow = 18, kBar = 11;
 // Frames drawn at most; the table lists every compile.
 constexpr size_t kMaxRows = 80;
 
@@ -89,13 +90,13 @@ Html timeline_chart(const analysis::Timeline& t, bool runs) {
     labels += part("row_label", {{"x", num(kLabels - 6)},
                                  {"y", num(kAxis + kRow * static_cast<double>(r) + kBar)},
                                  {"full", text(full)},
-                                 {"label", text(shorten(full, 28))}});
+                                 {"label", text(shorten(full, 33))}});
   }
   for (const auto& b : t.bars) {
     std::string id = label_of(b.compile_id, runs);
     table += part("timeline_row", {{"compile_id", text(id)},
                                    {"frame", html_format("{}", t.rows[b.row].frame_id)},
-                                   {"name", text(t.rows[b.row].name)},
+                                   {"name", breakable(t.rows[b.row].name)},
                                    {"start", secs(b.start_s)},
                                    {"seconds", secs(b.seconds)},
                                    {"status", text(status_word(b.status))},
@@ -178,10 +179,10 @@ Html time_split_chart(const std::vector<analysis::TimeSplit>& splits, bool runs)
                                   {"y", num(y + kRow - 4)},
                                   {"tx", num(x + 4)},
                                   {"full", text(full)},
-                                  {"label", text(shorten(full, 28))},
+                                  {"label", text(shorten(full, 33))},
                                   {"total", secs(s.total_s)}});
     table += part("split_row", {{"compile_id", text(id)},
-                                {"name", text(s.compile->frame_name)},
+                                {"name", breakable(s.compile->frame_name)},
                                 {"total", secs(s.total_s)},
                                 {"cells", cells}});
   }

@@ -42,7 +42,7 @@ Html where_cell(const std::string& filename, int64_t line) {
   std::string full = filename + ":" + std::to_string(line);
   size_t slash = filename.rfind('/');
   std::string shown = slash == std::string::npos ? full : full.substr(slash + 1);
-  return part("where", {{"full", text(full)}, {"shown", text(shown)}});
+  return part("where", {{"full", text(full)}, {"shown", breakable(shown)}});
 }
 
 // A frame's recompile reasons, one line per pattern; more than three lines
@@ -54,11 +54,28 @@ Html reasons_html(const analysis::FrameReport& f, bool runs) {
     lines += part("reason", {{"category", text(category_name(g.category))},
                              {"count", html_format("{}", g.compile_ids.size())},
                              {"ids", id_links(g.compile_ids, runs, 6)},
-                             {"reason", text(g.reason)}});
+                             {"reason", breakable(g.reason)}});
   if (groups.size() <= 3) return lines;
   return part("reasons_folded", {{"reasons", html_format("{}", f.recompile_reasons.size())},
                                  {"patterns", html_format("{}", groups.size())},
                                  {"lines", lines}});
+}
+
+// Advice text with its `backticked` names as code.
+Html with_code(std::string_view s) {
+  Html out;
+  while (!s.empty()) {
+    size_t open = s.find('`');
+    size_t close = open == std::string_view::npos ? open : s.find('`', open + 1);
+    if (close == std::string_view::npos) {
+      out += text(s);
+      break;
+    }
+    out += text(s.substr(0, open));
+    out += part("code", {{"text", text(s.substr(open + 1, close - open - 1))}});
+    s.remove_prefix(close + 1);
+  }
+  return out;
 }
 
 Html expected_html(const analysis::DoctorReport& d) {
@@ -67,7 +84,7 @@ Html expected_html(const analysis::DoctorReport& d) {
   for (const auto& e : d.expected)
     items += part("advice_item",
                   {{"category", text(category_name(e.category))},
-                   {"message", text(e.message)},
+                   {"message", with_code(e.message)},
                    {"ids", part("advice_ids", {{"ids", id_links(e.compile_ids, d.several_runs())}})}});
   return part("expected", {{"items", items}});
 }
@@ -81,10 +98,10 @@ Html advice_html(const analysis::DoctorReport& d) {
     if (!a.compile_ids.empty())
       ids = part("advice_ids", {{"ids", id_links(a.compile_ids, d.several_runs())}});
     // PyTorch's page on a graph break as a link, not as a URL in the text.
-    Html message = text(a.message);
+    Html message = with_code(a.message);
     size_t note = a.page_note.empty() ? std::string::npos : a.message.rfind(a.page_note);
     if (note != std::string::npos)
-      message = text(a.message.substr(0, note)) +
+      message = with_code(std::string_view(a.message).substr(0, note)) +
                 part("advice_page", {{"link", link(a.page_url, a.page_id)}});
     items +=
         part("advice_item",
@@ -101,7 +118,7 @@ Html frames_html(const analysis::DoctorReport& d) {
     rows += part("frame",
                  {{"run", runs ? part("run_cell", {{"run", html_format("{}", f.run)}}) : Html()},
                   {"frame_id", html_format("{}", f.frame_id)},
-                  {"name", text(f.name)},
+                  {"name", breakable(f.name)},
                   {"where", where_cell(f.filename, f.line)},
                   {"compiles", html_format("{}", f.compiles)},
                   {"recompiles", html_format("{}", f.recompiles)},
@@ -129,7 +146,7 @@ Html graph_breaks_html(const analysis::DoctorReport& d) {
                                  {"reason", text(g.reason)},
                                  {"detail", text(g.detail)},
                                  {"category", break_class_cell(g)},
-                                 {"user_frame", text(g.user_frame)},
+                                 {"user_frame", breakable(g.user_frame)},
                                  {"ids", id_links(g.compile_ids, d.several_runs())}});
   return part("graph_breaks", {{"rows", rows}});
 }
@@ -148,7 +165,7 @@ Html failures_html(const analysis::DoctorReport& d) {
                              {"type", text(f.fail_type)},
                              {"first_line", text(f.root_cause)},
                              {"reason", text(f.reason)},
-                             {"user_frame", text(f.user_frame)},
+                             {"user_frame", breakable(f.user_frame)},
                              {"then", text(then)}});
   }
   return part("failures", {{"rows", rows}});
@@ -166,7 +183,7 @@ Html slowest_html(const analysis::DoctorReport& d) {
                                {"name", text(p.name)},
                                {"seconds", seconds(p.seconds)}});
     rows += part("slow", {{"compile_id", link(c.page, label)},
-                          {"name", text(c.frame_name)},
+                          {"name", breakable(c.frame_name)},
                           {"seconds", seconds(c.seconds)},
                           {"phases", phases}});
   }

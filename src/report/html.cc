@@ -144,6 +144,31 @@ Html text(std::string_view s) {
   return Html(std::move(out));
 }
 
+Html breakable(std::string_view s) {
+  // A run this long without a place to break (a generated name, a hash) may
+  // break inside, or it would widen its table past the window.
+  constexpr size_t kLongestPart = 20;
+  std::string out;
+  out.reserve(s.size() + s.size() / 4 + 16);
+  size_t from = 0, part = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    bool after = c == '/' || c == '_' || c == '.' || c == ',';
+    bool before = c == '(' && i > 0;
+    bool space = c == ' ' || c == '\n' || c == '\t';
+    bool ascii_letter = static_cast<unsigned char>(c) < 0x80;  // (not inside a UTF-8 sequence)
+    part = space ? 0 : part + 1;
+    if (!after && !before && !(part > kLongestPart && ascii_letter)) continue;
+    part = 0;
+    size_t cut = after ? i + 1 : i;
+    append_escaped(&out, s.substr(from, cut - from));
+    if (cut < s.size()) out += "<wbr>";
+    from = cut;
+  }
+  append_escaped(&out, s.substr(from));
+  return Html(std::move(out));
+}
+
 Html user_supplied_html(std::string_view html) { return Html(std::string(html)); }
 
 Html json_in_script(std::string json) {

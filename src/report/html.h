@@ -39,6 +39,9 @@ struct FormatArg {
 
 class Html;
 Html text(std::string_view s);
+// Escaped text that may wrap after '/', '_', '.', ',' and before '(' ('<wbr>'),
+// so that a long name or shape breaks between its parts, not inside one.
+Html breakable(std::string_view s);
 Html link(std::string_view url, std::string_view label);
 Html format_html(Markup format, std::initializer_list<FormatArg> args);
 Html user_supplied_html(std::string_view html);
@@ -67,6 +70,7 @@ class Html {
 
   // The ways to make Html of anything but literals.
   friend Html text(std::string_view s);
+  friend Html breakable(std::string_view s);
   friend Html link(std::string_view url, std::string_view label);
   friend Html format_html(Markup format, std::initializer_list<FormatArg> args);
   friend Html user_supplied_html(std::string_view html);

@@ -32,7 +32,7 @@ Html where_cell(const std::string& file, std::optional<int64_t> line) {
   std::string full = line ? file + ":" + std::to_string(*line) : file;
   size_t slash = file.find_last_of("/\\");
   std::string shown = slash == std::string::npos ? full : full.substr(slash + 1);
-  return part("where", {{"full", text(full)}, {"shown", text(shown)}});
+  return part("where", {{"full", text(full)}, {"shown", breakable(shown)}});
 }
 
 size_t count_lines(const std::string& s) {
@@ -118,7 +118,7 @@ Html compiles_html(const model::ReportModel& m) {
       line = named->co_firstlineno;
     }
     body += part("compile", {{"id", text(id.display())},
-                             {"name", text(name)},
+                             {"name", breakable(name)},
                              {"where", where_cell(file, line)},
                              {"events", events}});
   }

@@ -280,6 +280,10 @@
       td.appendChild(d);
       body.appendChild(tr);
     });
+    // One rank (or none named): no Rank column, no Rank filter.
+    var oneRank = state.ranks.size <= 1;
+    $('rec-table').classList.toggle('no-ranks', oneRank);
+    $('rec-filters').classList.toggle('no-ranks', oneRank);
     if (state.done) status(state.n.toLocaleString() + ' records, ' + state.keys.length + ' keys');
   }
 

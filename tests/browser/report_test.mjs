@@ -642,6 +642,69 @@ await step('step 10: record browser', () => recordBrowser(reportDir, 'example'))
 if (recordedDir) await step('step 10: record browser', () => recordBrowser(recordedDir, 'recorded'));
 if (corpusDir) await step('step 10: record browser', () => recordBrowser(corpusDir, 'corpus'));
 
+// ---------------------------------------------------------------- step 11
+// Every page fits 1000 and 1400 px windows: no table wider than the window,
+// no page wider than it; long names wrap between their parts (no cell wraps
+// anywhere inside a token); chart labels at least 12 px; the record
+// browser of a log without ranks has no Rank column; a metrics page shows
+// its times before its file list.
+async function layout(width) {
+  const pages = [['index', path.join(reportDir, 'index.html')]];
+  const firstMetrics = (dir) => {
+    for (const d of fs.readdirSync(dir).filter((x) => /_\d+_\d+_\d+$/.test(x)).sort()) {
+      const f = fs.readdirSync(path.join(dir, d)).find((x) => /^compilation_metrics/.test(x));
+      if (f) return path.join(dir, d, f);
+    }
+    return null;
+  };
+  if (firstMetrics(reportDir)) pages.push(['metrics', firstMetrics(reportDir)]);
+  if (wideDir) {
+    pages.push(['wide index', path.join(wideDir, 'index.html')]);
+    pages.push(['wide metrics', firstMetrics(wideDir)]);
+  }
+  if (ranksDir) pages.push(['multi-rank landing', path.join(ranksDir, 'index.html')]);
+  const p = await context.newPage();
+  await p.setViewportSize({ width, height: 900 });
+  const measure = () => p.evaluate((w) => {
+    // Folded parts too: every <details> opened first.
+    document.querySelectorAll('details').forEach((d) => { d.open = true; });
+    const tables = [...document.querySelectorAll('table')].filter((t) => t.offsetParent !== null)
+      .map((t) => t.getBoundingClientRect().right);
+    const anywhere = [...document.querySelectorAll('td, td code, p code, li code')]
+      .filter((e) => getComputedStyle(e).overflowWrap === 'anywhere' || getComputedStyle(e).wordBreak === 'break-all').length;
+    const labels = [...document.querySelectorAll('svg.chart text')].map((t) => parseFloat(getComputedStyle(t).fontSize));
+    const h2 = [...document.querySelectorAll('h2')].map((h) => h.textContent);
+    return { page: document.documentElement.scrollWidth, widest: Math.max(0, ...tables), anywhere,
+             smallest: labels.length ? Math.min(...labels) : 99, h2 };
+  }, width);
+  for (const [name, file] of pages) {
+    if (!file) continue;
+    await p.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const m = await measure();
+    check(m.page <= width && m.widest <= width + 1, `step 11: ${name} fits ${width} px`,
+          `page ${m.page}, widest table ${Math.round(m.widest)}`);
+    check(m.anywhere === 0, `step 11: ${name} breaks no token anywhere at ${width} px`, `${m.anywhere} cells`);
+    check(m.smallest >= 12, `step 11: ${name} chart labels of 12 px or more`, `${m.smallest} px`);
+    if (name === 'metrics' || name === 'wide metrics') {
+      const t = m.h2.findIndex((h) => /Compile time/.test(h)), o = m.h2.findIndex((h) => /Output files/.test(h));
+      check(t >= 0 && o > t, `step 11: ${name} shows times before the file list`, m.h2.join(' | '));
+    }
+  }
+  // The record browser, its records loaded.
+  await p.goto('about:blank');
+  await p.goto(pathToFileURL(path.join(reportDir, 'records.html')).href, { waitUntil: 'load' });
+  await p.waitForSelector('#rec-open:not([hidden])');
+  await p.setInputFiles('#rec-file', path.join(reportDir, 'raw.jsonl'));
+  await p.waitForFunction(() => /^[\d,]+ records, \d+ keys$/.test(document.getElementById('rec-status').textContent));
+  const m = await measure();
+  check(m.page <= width && m.widest <= width + 1, `step 11: record browser fits ${width} px`,
+        `page ${m.page}, widest table ${Math.round(m.widest)}`);
+  const rankShown = await p.evaluate(() => getComputedStyle(document.querySelector('th.rec-rank')).display !== 'none');
+  check(!rankShown, `step 11: no Rank column for a log without ranks at ${width} px`);
+  await p.close();
+}
+for (const width of [1000, 1400]) await step(`step 11: pages at ${width} px`, () => layout(width));
+
 // ---------------------------------------------------------------- step 3
 check(badRequests.length === 0, 'step 3: every request stayed on file://',
       badRequests.length

@@ -140,7 +140,8 @@ TEST_P(ClusterCorpus, MapAndMergeEqualAllRanksHtml) {
 INSTANTIATE_TEST_SUITE_P(Corpus, ClusterCorpus,
                          ::testing::Values("multi_rank_logs", "multi_rank_messy_input",
                                            "multi_rank_runtime", "multi_rank_schedule",
-                                           "collectives_parity", "graph_exec_order_tests"));
+                                           "collectives_parity", "graph_exec_order_tests"),
+                         [](const auto& info) { return param_name(info.param); });
 
 TEST_F(Cluster, TheMergeReadsNoRankLog) {
   fs::path job = synthetic_job();

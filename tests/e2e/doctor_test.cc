@@ -449,6 +449,7 @@ TEST(DoctorTrainEval, OneSwitchIsExpectedNotAdvised) {
   std::string page = read_file(tmp / "out" / "index.html");
   EXPECT_TRUE(has(page, "<h3>Expected</h3>")) << page.substr(0, 2000);
   EXPECT_TRUE(has(page, "<strong>train_eval</strong>"));
+  EXPECT_TRUE(has(page, "<code>forward</code> recompiled when a module")) << "backticks as code";
   EXPECT_FALSE(has(page, "<h3>What to do</h3>"));
   EXPECT_FALSE(has(page, "Nothing to fix: no recompiles"));
 }

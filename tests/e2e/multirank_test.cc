@@ -56,7 +56,11 @@ TEST_F(CorpusMultiRank, BasicPagesAndLinks) {
   EXPECT_FALSE(fs::exists(r.out / "runtime_estimations.json"));
   EXPECT_FALSE(fs::exists(r.out / "chromium_trace_with_runtime.json"));
   EXPECT_FALSE(fs::exists(r.out / "collective_schedules.json"));
-  EXPECT_TRUE(has(r.landing, "Multi-Rank TLParse Report"));
+  // Titled for tlscope (tlparse: "Multi-Rank TLParse Report"), the warnings
+  // under the title, the cross-rank doctor before the list of ranks.
+  EXPECT_TRUE(has(r.landing, "<h1>tlscope multi-rank report</h1>"));
+  EXPECT_LT(r.landing.find("<h1>"), r.landing.find("Compile doctor across ranks"));
+  EXPECT_LT(r.landing.find("Compile doctor across ranks"), r.landing.find("<ul class=\"ranks\">"));
   EXPECT_TRUE(has(r.landing, "Graph Execution-Order Diagnostics"));
   EXPECT_TRUE(has(r.landing, "Execution-order analysis unavailable."));
   EXPECT_TRUE(has(r.landing, "Tensor Metadata Analysis"));

@@ -71,6 +71,21 @@ TEST(HtmlText, EscapesMarkupCharacters) {
 // Found by fuzz/pipeline_fuzz.cc: an empty view with a null data() (a field
 // the log left out) reached memcpy, undefined behaviour the sanitizer build
 // reports. Also kept as tests/data/fuzz/{pipeline,multirank}/.
+// A long name may wrap between its parts (<wbr> after / _ . , and before
+// '('), a run of 21 or more characters without one also inside it; the text
+// is escaped as by text().
+TEST(HtmlText, BreakableWrapsBetweenParts) {
+  using tlscope::report::breakable;
+  EXPECT_EQ(breakable("torch.float32").str(), "torch.<wbr>float32");
+  EXPECT_EQ(breakable("a/b_c,d").str(), "a/<wbr>b_<wbr>c,<wbr>d");
+  EXPECT_EQ(breakable("f(x)").str(), "f<wbr>(x)");
+  EXPECT_EQ(breakable("<b>.py").str(), "&lt;b&gt;.<wbr>py");
+  EXPECT_EQ(breakable("x.").str(), "x.");  // nothing to wrap after the end
+  EXPECT_EQ(breakable(std::string(25, 'x')).str(), std::string(20, 'x') + "<wbr>xxxxx");
+  EXPECT_EQ(breakable("one two").str(), "one two");
+  EXPECT_EQ(breakable("").str(), "");
+}
+
 TEST(HtmlText, AnEmptyViewWithoutDataIsEscapedToNothing) {
   std::string out = "x";
   append_escaped(&out, std::string_view());

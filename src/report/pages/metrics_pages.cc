@@ -88,8 +88,9 @@ Html other_metrics_html(const ingest::MetricsPage& page) {
   for (const auto& [key, value] : page.other_metrics)
     rows += part("other_metric",
                  {{"key", text(key)},
-                  {"value", value.size() > kFoldBytes ? part("long_value", {{"value", text(value)}})
-                                                      : text(value)}});
+                  {"value", value.size() > kFoldBytes
+                                ? part("long_value", {{"value", breakable(value)}})
+                                : breakable(value)}});
   return part("other_metrics", {{"rows", rows}});
 }
 
@@ -99,13 +100,13 @@ Html inputs_html(const std::vector<model::TensorInput>& inputs) {
   auto yes_no = [](bool b) { return b ? Markup("yes") : Markup("no"); };
   for (const auto& t : inputs) {
     if (t.source.empty()) continue;
-    rows += part("input", {{"source", text(t.source)},
-                           {"shape", text(t.shape)},
-                           {"dtype", text(t.dtype)},
-                           {"device", text(t.device)},
+    rows += part("input", {{"source", breakable(t.source)},
+                           {"shape", breakable(t.shape)},
+                           {"dtype", breakable(t.dtype)},
+                           {"device", breakable(t.device)},
                            {"requires_grad", yes_no(t.requires_grad)},
                            {"parameter", yes_no(t.is_parameter)},
-                           {"dynamic_dims", text(t.dynamic_dims == "[]" ? "" : t.dynamic_dims)}});
+                           {"dynamic_dims", breakable(t.dynamic_dims == "[]" ? "" : t.dynamic_dims)}});
   }
   if (rows.empty()) return Html();
   return part("inputs", {{"rows", rows}});
