@@ -82,9 +82,9 @@ struct Case {
   Counters counters;  // every non-zero counter except ok
   long long ok = -1;  // exact ok count, or -1: any positive number
   bool strict_fails = true;
-  std::vector<std::string> present, absent;  // compile_directory.json keys
+  std::vector<std::string> present = {}, absent = {};  // compile_directory.json keys
   bool gzip_truncated = false;               // gzip the content, keep the first half of the .gz
-  std::function<void(const fs::path& out, const std::string& log)> extra;
+  std::function<void(const fs::path& out, const std::string& log)> extra = {};
 };
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 

@@ -170,9 +170,9 @@ struct Sample {
   Key key;
   std::string log;                        // the good sample
   std::function<void(const Run&)> check;  // what it must give
-  std::string bad;                        // a line of this key that fails its schema
+  std::string bad = {};                   // a line of this key that fails its schema
   bool export_mode = false;
-  std::string tag;  // tells samples of one key apart in test names
+  std::string tag = {};  // tells samples of one key apart in test names
 };
 
 using Strings = std::vector<std::string>;
