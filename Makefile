@@ -12,13 +12,16 @@ setup:
 	@bash scripts/setup
 
 configure: setup
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DTLSCOPE_TESTS=ON >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The demo needs the tool only, not the tests.
-demo: configure
+# The demo needs the tool only: neither the test tools (TLSCOPE_SETUP=tool)
+# nor the tests' configuration.
+demo:
+	@TLSCOPE_SETUP=tool bash scripts/setup
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DTLSCOPE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD) --target tlscope -j $(JOBS)
 	@rm -rf $(BUILD)/demo
 	@$(BUILD)/tlscope examples/example.log -o $(BUILD)/demo --no-browser

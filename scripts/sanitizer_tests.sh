@@ -12,7 +12,7 @@ if ! command -v clang++ > /dev/null; then
   exit 0
 fi
 BUILD=${SANITIZER_BUILD:-build-asan}
-echo "make test: building the sanitizer build in $BUILD (clang, AddressSanitizer and UBSan; about 10 minutes on 2 cores the first time, its log in $BUILD/sanitizer_build.log)"
+echo "make test: building the sanitizer build in $BUILD (clang, AddressSanitizer and UBSan; a few minutes on 2 cores the first time, its log in $BUILD/sanitizer_build.log)"
 CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DTLSCOPE_SANITIZE=ON -DTLSCOPE_MIMALLOC=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" > /dev/null || exit 1
 cmake --build "$BUILD" --target sanitizer_tests -j "$(nproc)" > "$BUILD/sanitizer_build.log" 2>&1 ||
