@@ -201,7 +201,8 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
       c.file_b = it->second->url;
       c.text_b = text_of(*it->second);
       c.md5_b = it->second->payload_md5;
-      r.artifacts.push_back(std::move(c));
+      bool noise = !o->noise_free_md5.empty() && o->noise_free_md5 == it->second->noise_free_md5;
+      (noise ? r.noise_only : r.artifacts).push_back(std::move(c));
     }
     for (const auto& [name, o] : pb)
       if (!in_a.count(name)) {

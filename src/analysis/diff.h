@@ -63,6 +63,9 @@ struct DiffReport {
   std::vector<ArtifactChange> artifacts;         // in compile-id order, then log order
   uint64_t artifacts_compared = 0;               // with a payload, in compile ids of both
   std::vector<StatChange> stats;                 // line statistics that differ, by name
+  // Artifacts whose bytes differ only in run-to-run noise (object ids,
+  // addresses, times, temporary folders: trace/noise.h); not changes.
+  std::vector<ArtifactChange> noise_only;
   // Nothing differs (times aside).
   bool same() const {
     return compile_ids_only_a.empty() && compile_ids_only_b.empty() && frames.empty() &&
@@ -72,5 +75,7 @@ struct DiffReport {
 
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
                      const model::ReportModel& b, const DoctorReport& db);
+// (Noise is seen through where both models were read with
+// IngestOptions::noise_digests; otherwise artifacts compare byte for byte.)
 
 }  // namespace tlscope::analysis

@@ -93,9 +93,16 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
       change(d.a.compiles, d.b.compiles), change(d.a.recompiles, d.b.recompiles),
       change(d.a.graph_breaks, d.b.graph_breaks), change(d.a.failures, d.b.failures),
       seconds_change(d.a.compile_time_s, d.b.compile_time_s));
+  std::string noise =
+      d.noise_only.empty()
+          ? ""
+          : fmt::format("{} of them the same apart from ids, addresses, times and temporary "
+                        "folders (--exact compares them byte for byte)",
+                        d.noise_only.size());
   if (d.same()) {
-    o += fmt::format("\nThe same compiles, reasons and artifacts ({} compared by payload).\n",
-                     d.artifacts_compared);
+    o += fmt::format("\nNo meaningful change: the same compiles, reasons and artifacts ({} "
+                     "compared by payload{}).\n",
+                     d.artifacts_compared, noise.empty() ? "" : "; " + noise);
     return o;
   }
   if (!d.stats.empty()) {
@@ -158,6 +165,7 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
              "Artifacts that differ: {} changed of {} compared, {} only in A, {} only in B",
              changed, d.artifacts_compared, only_a, only_b)) +
          "\n";
+    if (!noise.empty()) o += "  (and " + noise + ")\n";
     size_t shown = 0;
     for (const auto& c : d.artifacts) {
       if (shown++ == 30) {
@@ -170,6 +178,7 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
       o += clip(fmt::format("  {:<10} {:<9} {}", c.compile_id, how, c.artifact), width) + "\n";
     }
   }
+  if (d.artifacts.empty() && !noise.empty()) o += "\nArtifacts: none changed; " + noise + ".\n";
   return o;
 }
 
@@ -200,7 +209,12 @@ std::string diff_json(const DiffReport& d, const std::string& a, const std::stri
                     {"file_b", c.file_b.empty() ? json(nullptr) : json(c.file_b)},
                     {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},
                     {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)}});
-  j["artifacts"] = {{"compared", d.artifacts_compared}, {"differ", arts}};
+  json quiet = json::array();
+  for (const auto& c : d.noise_only)
+    quiet.push_back({{"compile_id", c.compile_id}, {"artifact", c.artifact}});
+  j["artifacts"] = {{"compared", d.artifacts_compared},
+                    {"differ", arts},
+                    {"same_apart_from_noise", quiet}};
   json stats = json::array();
   for (const auto& s : d.stats) stats.push_back({{"name", s.name}, {"a", s.a}, {"b", s.b}});
   j["line_stats"] = stats;

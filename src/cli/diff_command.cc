@@ -31,9 +31,12 @@ struct Side {
 };
 
 // Both logs at once, one thread each: memory is what the two models take.
-void read_both(Side* a, Side* b) {
-  auto read = [](Side* s) {
-    auto r = ingest::read_any_log(s->log, {});
+// Unless `exact`, each artifact also gets a digest without run-to-run noise.
+void read_both(Side* a, Side* b, bool exact) {
+  auto read = [exact](Side* s) {
+    ingest::IngestOptions opts;
+    opts.noise_digests = !exact;
+    auto r = ingest::read_any_log(s->log, opts);
     s->ok = r.ok;
     s->error = r.error;
     if (!r.ok) return;
@@ -46,7 +49,8 @@ void read_both(Side* a, Side* b) {
 }
 
 // -o DIR: both reports, then the diff pages beside them.
-bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, int argc, char** argv) {
+bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool exact, int argc,
+                 char** argv) {
   std::string error;
   if (!report::prepare_output_dir(dir, overwrite, &error)) {
     cli::error(error);
@@ -54,6 +58,7 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, int a
   }
   report::Options opts;
   opts.command_line = command_line(argc, argv);
+  opts.noise_digests = !exact;
   for (auto [side, sub] : {std::pair{a, "a"}, std::pair{b, "b"}}) {
     std::string out = (std::filesystem::path(dir) / sub).string();
     std::error_code ec;
@@ -91,7 +96,7 @@ int diff_command(int argc, char** argv) {
       "reasons, artifacts",
       "tlscope diff"};
   Side a, b;
-  bool json = false, overwrite = false;
+  bool json = false, overwrite = false, exact = false;
   std::string out;
   app.add_option("a", a.log,
                  "The log before (a trace log or TORCH_LOGS text, plain, .gz or .zst)")
@@ -101,12 +106,15 @@ int diff_command(int argc, char** argv) {
   app.add_option("-o", out, "Also write both reports and diff.html into this folder")
       ->check(non_empty_folder());
   app.add_flag("--overwrite", overwrite, "Replace the -o folder if it holds a report");
+  app.add_flag("--exact", exact,
+               "Compare artifacts byte for byte (by default object ids, addresses, times and "
+               "temporary folders are not differences: docs/diff.md)");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   for (const auto* s : {&a, &b})
     if (int rc = check_log_path(s->log, LogArg::kFile)) return rc;
   if (out.empty()) {
-    read_both(&a, &b);
-  } else if (!report_both(&a, &b, out, overwrite, argc, argv)) {
+    read_both(&a, &b, exact);
+  } else if (!report_both(&a, &b, out, overwrite, exact, argc, argv)) {
     if (!a.error.empty() || !b.error.empty()) error(!a.error.empty() ? a.error : b.error);
     return kExitError;
   }

@@ -121,7 +121,7 @@ TEST_F(Diff, IdenticalLogsAndCompressedInputs) {
     EXPECT_EQ(d["recompile_reasons"], json::array());
   }
   RunResult r = run({"diff", a.string(), (tmp_ / "b.log.gz").string()});
-  EXPECT_TRUE(has(r.out, "The same compiles, reasons and artifacts (4 compared by payload).")) << r.out;
+  EXPECT_TRUE(has(r.out, "No meaningful change: the same compiles, reasons and artifacts (4 compared by payload).")) << r.out;
   // Errors are the main command's.
   r = run({"diff", a.string(), (tmp_ / "nope.log").string()});
   EXPECT_EQ(r.exit_code, 1);
@@ -223,6 +223,105 @@ TEST_F(Diff, RunsAndRecordsOutsideCompilesInWords) {
                                   record(json{{"artifact", {{"name", "x"}, {"encoding", "string"}}}}, "hi"));
   r = run({"diff", c.string(), write("d.log", log_a()).string()});
   EXPECT_TRUE(has(r.out, "Compiles only in A (1): [-/-] (records outside any compile)\n")) << r.out;
+}
+
+// Run-to-run noise (issue 24): a recorded trace with every object id,
+// address and inductor cache folder of its payloads changed (the digests
+// recomputed) differs in no meaningful way; --exact still sees the bytes;
+// one real change besides the noise is the one change reported.
+std::string with_noise(const std::string& log, bool real_change) {
+  std::vector<std::string> lines = split_lines(log), out;
+  auto noisy = [](std::string s) {
+    std::string r;
+    for (size_t i = 0; i < s.size();) {
+      size_t j = i;
+      bool start = i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_');
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      bool end = j == s.size() || !(std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_');
+      if (j - i >= 12 && start && end) {  // an id: its last digit changed
+        r += s.substr(i, j - i - 1) + char('0' + (s[j - 1] - '0' + 3) % 10);
+        i = j;
+      } else if (j > i) {
+        r += s.substr(i, j - i);
+        i = j;
+      } else if (s.compare(i, 2, "0x") == 0 && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) {
+        size_t k = i + 2;
+        while (k < s.size() && std::isxdigit(static_cast<unsigned char>(s[k]))) ++k;
+        if (k - i - 2 >= 6) {
+          r += "0x9" + s.substr(i + 3, k - i - 3);  // an address: its first digit changed
+        } else {
+          r += s.substr(i, k - i);
+        }
+        i = k;
+      } else {
+        r += s[i++];
+      }
+    }
+    for (size_t at; (at = r.find("/tmp/torchinductor_root")) != std::string::npos;)
+      r.replace(at, 23, "/tmp/torchinductor_bob");
+    return r;
+  };
+  bool changed = false;
+  for (size_t i = 0; i < lines.size();) {
+    std::string env = lines[i];
+    size_t h = env.find("\"has_payload\": \"");
+    if (h == std::string::npos) {
+      out.push_back(env);
+      ++i;
+      continue;
+    }
+    std::string payload;
+    size_t j = i + 1;
+    for (; j < lines.size() && !lines[j].empty() && lines[j][0] == '\t'; ++j)
+      payload += (j > i + 1 ? "\n" : "") + lines[j].substr(1);
+    payload = noisy(payload);
+    if (real_change && !changed && env.find("\"dynamo_output_graph\"") != std::string::npos) {
+      payload += "\n# a line more";
+      changed = true;
+    }
+    env.replace(h + 16, 32, md5_hex(payload));
+    out.push_back(env);
+    for (size_t from = 0;;) {  // every line, empty ones too
+      size_t nl = payload.find('\n', from);
+      out.push_back("\t" + payload.substr(from, nl == std::string::npos ? nl : nl - from));
+      if (nl == std::string::npos) break;
+      from = nl + 1;
+    }
+    i = j;
+  }
+  std::string s;
+  for (const auto& l : out) s += l + "\n";
+  return s;
+}
+
+TEST_F(Diff, RunToRunNoiseIsNoChange) {
+  std::string log = load_log(kRecorded / "mlp_training.log.gz");
+  fs::path a = write("a.log", log), b = write("b.log", with_noise(log, false));
+  ASSERT_NE(read_file(a), read_file(b));
+  json d = diff_json(a, b);
+  EXPECT_EQ(d["same"], true) << d.dump(1).substr(0, 2000);
+  EXPECT_EQ(d["artifacts"]["differ"], json::array());
+  size_t quiet = d["artifacts"]["same_apart_from_noise"].size();
+  EXPECT_GE(quiet, 5u) << "the noise must have touched artifacts, or the test proves nothing";
+  RunResult r = run({"diff", a.string(), b.string()});
+  EXPECT_TRUE(has(r.out, "No meaningful change: the same compiles, reasons and artifacts (")) << r.out;
+  EXPECT_TRUE(has(r.out, std::to_string(quiet) + " of them the same apart from ids, addresses"));
+  // --exact: every one of them is a change again.
+  r = run({"diff", a.string(), b.string(), "--exact", "--json"});
+  json e = json::parse(r.out);
+  EXPECT_EQ(e["artifacts"]["differ"].size(), quiet);
+  EXPECT_EQ(e["artifacts"]["same_apart_from_noise"], json::array());
+  // Noise and one real change: that change alone.
+  fs::path c = write("c.log", with_noise(log, true));
+  json one = diff_json(a, c);
+  ASSERT_EQ(one["artifacts"]["differ"].size(), 1u) << one["artifacts"].dump(1);
+  EXPECT_EQ(one["artifacts"]["differ"][0]["artifact"], "dynamo_output_graph");
+  size_t graph_was_quiet = 0;  // the changed graph, if the noise had touched it
+  for (const auto& q : d["artifacts"]["same_apart_from_noise"])
+    graph_was_quiet += q["artifact"] == one["artifacts"]["differ"][0]["artifact"] &&
+                       q["compile_id"] == one["artifacts"]["differ"][0]["compile_id"];
+  EXPECT_EQ(one["artifacts"]["same_apart_from_noise"].size(), quiet - graph_was_quiet);
+  EXPECT_EQ(one["same"], false);
 }
 
 TEST_F(Diff, RecordedTraces) {

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "model/ingest/registry.h"
+#include "trace/md5.h"
+#include "trace/noise.h"
 
 namespace tlscope::ingest {
 namespace {
@@ -33,6 +35,8 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  if (rec.has_payload && b.options().noise_digests)
+    o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
   o.holds_payload = holds_payload;
   o.name = rel;
   o.url = rel;
@@ -53,6 +57,8 @@ void IngestContext::add_global(const std::string& rel) {
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  if (rec.has_payload && b.options().noise_digests)
+    o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
   o.name = rel;
   o.url = rel;
   o.number = b.next_number();

@@ -10,6 +10,7 @@ struct IngestOptions {
   bool export_mode = false;  // --export: only the export keys are taken
   bool provenance = false;   // note where the provenance pages find their inputs
   bool verbose = false;
+  bool noise_digests = false;  // each output's Output::noise_free_md5 (tlscope diff)
   std::string message_prefix;  // before per-line messages ("rank 3: ")
 };
 

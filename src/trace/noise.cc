@@ -1,0 +1,110 @@
+#include "trace/noise.h"
+
+#include <cctype>
+
+namespace tlscope::trace {
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool hex(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool lower_alnum(char c) { return digit(c) || (c >= 'a' && c <= 'z'); }
+
+// Whether a JSON key names a time or a moment.
+bool time_key(std::string_view k) {
+  auto ends = [&](std::string_view e) {
+    return k.size() >= e.size() && k.substr(k.size() - e.size()) == e;
+  };
+  return k.find("time") != std::string_view::npos || k.find("duration") != std::string_view::npos ||
+         ends("_s") || ends("_us") || ends("_ms") || ends("_ns") || k == "ts" || k == "start" ||
+         k == "end" || k.find("timestamp") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string without_noise(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    bool boundary = i == 0 || !word(s[i - 1]);
+    // 0x7f3a2c1b5e40
+    if (c == '0' && boundary && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+      size_t j = i + 2;
+      while (j < s.size() && hex(s[j])) ++j;
+      if (j - i - 2 >= 6 && (j == s.size() || !word(s[j]))) {
+        out += "0x<addr>";
+        i = j;
+        continue;
+      }
+    }
+    // 140234567890123 (an object id), 1796062635869184 (a timestamp)
+    if (digit(c) && boundary) {
+      size_t j = i;
+      while (j < s.size() && digit(s[j])) ++j;
+      if (j - i >= 12 && (j == s.size() || !word(s[j]))) {
+        out += "<n>";
+        i = j;
+        continue;
+      }
+    }
+    // /tmp/torchinductor_alice
+    if (c == '/' && s.substr(i, 19) == "/tmp/torchinductor_") {
+      size_t j = i + 19;
+      while (j < s.size() && s[j] != '/' && !std::isspace(static_cast<unsigned char>(s[j])) &&
+             s[j] != '"' && s[j] != '\'')
+        ++j;
+      out += "/tmp/torchinductor_<user>";
+      i = j;
+      continue;
+    }
+    // cabc7d2k...: a cache key or a hashed file name
+    if (lower_alnum(c) && boundary) {
+      size_t j = i;
+      bool letters = false, digits = false;
+      while (j < s.size() && lower_alnum(s[j])) {
+        (digit(s[j]) ? digits : letters) = true;
+        ++j;
+      }
+      if (j - i >= 32 && letters && digits && (j == s.size() || !word(s[j]) || s[j] == '_')) {
+        out += "<hash>";
+        i = j;
+        continue;
+      }
+      out.append(s.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    // "compile_time_s": 1.25
+    if (c == '"' ) {
+      size_t close = s.find('"', i + 1);
+      if (close != std::string_view::npos && close - i < 64) {
+        std::string_view key = s.substr(i + 1, close - i - 1);
+        size_t j = close + 1;
+        while (j < s.size() && s[j] == ' ') ++j;
+        if (j < s.size() && s[j] == ':' && time_key(key)) {
+          ++j;
+          while (j < s.size() && s[j] == ' ') ++j;
+          size_t k = j;
+          if (k < s.size() && s[k] == '-') ++k;
+          size_t num = k;
+          while (k < s.size() && (digit(s[k]) || s[k] == '.' || s[k] == 'e' || s[k] == 'E' ||
+                                  s[k] == '+' || s[k] == '-'))
+            ++k;
+          if (k > num && digit(s[num])) {
+            out.append(s.substr(i, j - i));
+            out += "<t>";
+            i = k;
+            continue;
+          }
+        }
+      }
+    }
+    out.push_back(c);
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace tlscope::trace

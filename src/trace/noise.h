@@ -1,0 +1,21 @@
+// Values that change from one run of a program to the next without meaning
+// (docs/diff.md): object ids and memory addresses in guards and graphs,
+// times and timestamps, the user's inductor cache folder and the hashes in
+// its paths. `tlscope diff` compares artifacts without them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tlscope::trace {
+
+// `text` with each such value replaced by a placeholder: a decimal number of
+// 12 or more digits (object ids, nanosecond timestamps) by <n>, a hex
+// address (0x and 6 or more hex digits) by 0x<addr>, /tmp/torchinductor_USER
+// by /tmp/torchinductor_<user>, a token of 32 or more lowercase letters and
+// digits with both (cache keys, hashed file names) by <hash>, and the number
+// after a JSON key that names a time ("..._time...", "..._s", "..._us",
+// "..._ms", "..._ns", "timestamp", "duration", "start", "end") by <t>.
+std::string without_noise(std::string_view text);
+
+}  // namespace tlscope::trace

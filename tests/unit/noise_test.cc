@@ -1,0 +1,32 @@
+// Run-to-run noise (trace/noise.h): what `tlscope diff` sees through, and
+// what it must not (sizes, short numbers, names).
+#include "trace/noise.h"
+
+#include <gtest/gtest.h>
+
+namespace tlscope::trace {
+namespace {
+
+TEST(WithoutNoise, IdsAddressesFoldersHashesAndTimes) {
+  EXPECT_EQ(without_noise("___check_obj_id(G['__builtins_dict___1']['print'], 138006094275872)"),
+            "___check_obj_id(G['__builtins_dict___1']['print'], <n>)");
+  EXPECT_EQ(without_noise("<function f at 0x7f3a2c1b5e40>"), "<function f at 0x<addr>>");
+  EXPECT_EQ(without_noise("/tmp/torchinductor_alice/ab/cabc.py"),
+            "/tmp/torchinductor_<user>/ab/cabc.py");
+  EXPECT_EQ(without_noise("key fxgraph cmhn4y4ifxuguzhdp2y36htsdztwgzcubg6stvfcmb6raz6lkdyu_9"),
+            "key fxgraph <hash>_9");
+  EXPECT_EQ(without_noise(R"({"compile_time_s": 1.25, "start_us": 17960626, "n": 3})"),
+            R"({"compile_time_s": <t>, "start_us": <t>, "n": 3})");
+}
+
+TEST(WithoutNoise, LeavesWhatMeansSomething) {
+  for (const char* same :
+       {"L['x'].size()[0] == 8", "f32[512, 256]", "0x1f (a flag)", "x_123456789012y",
+        "abcdefabcdefabcdefabcdefabcdefabcdef (letters only)", "buf0 = empty_strided(1024)",
+        "4294967296", R"({"graph_op_count": 12})"})
+    EXPECT_EQ(without_noise(same), same) << same;
+  EXPECT_EQ(without_noise(""), "");
+}
+
+}  // namespace
+}  // namespace tlscope::trace
