@@ -261,26 +261,20 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
         o += "       at " + clip(f.user_frame, width - 10) + "\n";
     }
   }
-  if (!d.advice.empty()) {
-    o += "\n" + bold("What to do") + "\n";
-    for (const auto& a : d.advice) {
+  // What to do, and what happened as expected: a line per item with its ids.
+  auto items = [&](const char* title, const auto& list) {
+    if (list.empty()) return;
+    o += "\n" + bold(title) + "\n";
+    for (const auto& a : list) {
       std::string ids = refs_text(a.compile_ids, runs);
       o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
                             ids.empty() ? "" : " (" + ids + ")"),
                 width, 2) +
            "\n";
     }
-  }
-  if (!d.expected.empty()) {
-    o += "\n" + bold("Expected") + "\n";
-    for (const auto& e : d.expected) {
-      std::string ids = refs_text(e.compile_ids, runs);
-      o += wrap(fmt::format("- [{}] {}{}", category_name(e.category), e.message,
-                            ids.empty() ? "" : " (" + ids + ")"),
-                width, 2) +
-           "\n";
-    }
-  }
+  };
+  items("What to do", d.advice);
+  items("Expected", d.expected);
   return o;
 }
 
