@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -234,13 +235,25 @@ TEST_F(Serve, TwoServersDoNotShareAPort) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(has(r.err, "Error: Failed to start server on 127.0.0.1:" + std::to_string(port)))
       << r.err;
-  if (port >= 8000 && port <= 8099) GTEST_SKIP() << "the free port is in the default range";
-  Server third({kExample.string(), "-o", (tmp_ / "r3").string(), "--serve"}, tmp_ / "second");
-  int other = third.wait_port();
-  EXPECT_NE(other, port);
-  EXPECT_EQ(get(other, "/").status, 200);
-  EXPECT_EQ(third.stop(), 0);
   EXPECT_EQ(first.stop(), 0);
+  // Without --port: two servers take two ports of 8000-8099, and each
+  // answers for its own folder only (no sharing of one port).
+  Server third({kExample.string(), "-o", (tmp_ / "r3").string(), "--serve"}, tmp_ / "second");
+  int a = third.wait_port();
+  ASSERT_GE(a, 8000) << third.err();
+  write_file(tmp_ / "r3" / "only_in_r3.txt", "r3");
+  fs::create_directories(tmp_ / "fourth");
+  Server fourth({kExample.string(), "-o", (tmp_ / "r4").string(), "--serve"}, tmp_ / "fourth");
+  int b = fourth.wait_port();
+  ASSERT_GE(b, 8000) << fourth.err();
+  EXPECT_NE(a, b);
+  EXPECT_LE(std::max(a, b), 8099);
+  for (int i = 0; i < 4; ++i) {  // the same answer every time, from the right server
+    EXPECT_EQ(get(a, "/only_in_r3.txt").status, 200);
+    EXPECT_EQ(get(b, "/only_in_r3.txt").status, 404);
+  }
+  EXPECT_EQ(fourth.stop(), 0);
+  EXPECT_EQ(third.stop(), 0);
 }
 
 // Stalled connections (a request begun and never finished) do not starve
