@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <iterator>
 #include <set>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -127,6 +129,43 @@ bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
   return key(*x->id) < key(*y->id);
 }
 
+// The operators whose counts differ between two graphs.
+std::vector<OperatorDelta> operator_deltas(const std::vector<trace::OperatorCount>& a,
+                                           const std::vector<trace::OperatorCount>& b) {
+  std::map<std::string, std::pair<uint32_t, uint32_t>> all;
+  for (const auto& o : a) all[o.name].first = o.count;
+  for (const auto& o : b) all[o.name].second = o.count;
+  std::vector<OperatorDelta> out;
+  for (const auto& [name, n] : all)
+    if (n.first != n.second) out.push_back({name, n.first, n.second, ""});
+  return out;
+}
+
+std::set<std::string> operator_names(const model::IndexEntry& e) {
+  std::set<std::string> out;
+  for (const auto& o : e.outputs)
+    for (const auto& op : o.operators) out.insert(op.name);
+  return out;
+}
+
+// A compile's operator summary from its changed artifacts (already with
+// their deltas) and the operators of all its graphs on each side.
+CompileOperators compile_operators(const std::string& id, const model::IndexEntry& a,
+                                   const model::IndexEntry& b,
+                                   std::span<const ArtifactChange> changed) {
+  CompileOperators c;
+  c.compile_id = id;
+  auto na = operator_names(a), nb = operator_names(b);
+  std::set_difference(nb.begin(), nb.end(), na.begin(), na.end(), std::back_inserter(c.added));
+  std::set_difference(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(c.removed));
+  std::set<std::string> counted;
+  for (const auto& ch : changed)
+    for (const auto& d : ch.operators)
+      if (na.count(d.name) && nb.count(d.name) && counted.insert(d.name).second)
+        c.counts.push_back({d.name, d.a, d.b, ch.artifact});
+  return c;
+}
+
 }  // namespace
 
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
@@ -178,6 +217,7 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   r.graph_breaks = pattern_changes(break_patterns(da), break_patterns(db));
 
   for (const auto* e : both) {
+    size_t first_change = r.artifacts.size();
     r.compile_ids_in_both.push_back(e->label());
     auto pa = payload_files(*e), pb = payload_files(*eb.at(e->label()));
     std::map<std::string, const model::Output*> mb(pb.begin(), pb.end());
@@ -201,6 +241,7 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
       c.file_b = it->second->url;
       c.text_b = text_of(*it->second);
       c.md5_b = it->second->payload_md5;
+      c.operators = operator_deltas(o->operators, it->second->operators);
       bool noise = !o->noise_free_md5.empty() && o->noise_free_md5 == it->second->noise_free_md5;
       (noise ? r.noise_only : r.artifacts).push_back(std::move(c));
     }
@@ -215,6 +256,11 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
         c.md5_b = o->payload_md5;
         r.artifacts.push_back(std::move(c));
       }
+    CompileOperators ops = compile_operators(
+        e->label(), *e, *eb.at(e->label()),
+        std::span<const ArtifactChange>(r.artifacts).subspan(first_change));
+    if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
+      r.operators.push_back(std::move(ops));
   }
   return r;
 }

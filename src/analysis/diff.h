@@ -36,6 +36,13 @@ struct PatternChange {
   uint32_t count_a = 0, count_b = 0;
 };
 
+// An operator whose count differs between the two sides' graph.
+struct OperatorDelta {
+  std::string name;  // "aten.mm"
+  uint32_t a = 0, b = 0;
+  std::string artifact;  // where it was counted (CompileOperators::counts)
+};
+
 // An artifact of a compile id that both logs have.
 struct ArtifactChange {
   enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
@@ -44,6 +51,16 @@ struct ArtifactChange {
   std::string file_a, file_b;  // report-relative paths of the files
   std::string text_a, text_b;  // where the payload as text is in each report
   std::string md5_a, md5_b;
+  std::vector<OperatorDelta> operators;  // graphs: operators whose count differs
+};
+
+// The operators of one compile id's graphs (FX graphs and output code,
+// trace/graph_ops.h) that one side has and the other lacks, and those both
+// have a different number of times (in the first graph that shows it).
+struct CompileOperators {
+  std::string compile_id;
+  std::vector<std::string> added, removed;
+  std::vector<OperatorDelta> counts;
 };
 
 // A line statistic of the reader ("ok", "fail_payload_md5", ...) whose count
@@ -66,6 +83,8 @@ struct DiffReport {
   // Artifacts whose bytes differ only in run-to-run noise (object ids,
   // addresses, times, temporary folders: trace/noise.h); not changes.
   std::vector<ArtifactChange> noise_only;
+  // Compile ids in both whose graphs gained, lost or recount operators.
+  std::vector<CompileOperators> operators;
   // Nothing differs (times aside).
   bool same() const {
     return compile_ids_only_a.empty() && compile_ids_only_b.empty() && frames.empty() &&

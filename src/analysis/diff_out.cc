@@ -80,7 +80,33 @@ json patterns_json(const std::vector<PatternChange>& v) {
   return out;
 }
 
+json operator_deltas_json(const std::vector<OperatorDelta>& v, bool with_artifact) {
+  json out = json::array();
+  for (const auto& d : v) {
+    json o = {{"name", d.name}, {"a", d.a}, {"b", d.b}};
+    if (with_artifact) o["artifact"] = d.artifact;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string operators_in_words(const CompileOperators& c) {
+  auto names = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  std::vector<std::string> parts;
+  if (!c.added.empty()) parts.push_back("gained " + names(c.added));
+  if (!c.removed.empty()) parts.push_back("lost " + names(c.removed));
+  for (const auto& d : c.counts)
+    parts.push_back(fmt::format("{} {} -> {} in {}", d.name, d.a, d.b, d.artifact));
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : "; ") + p;
+  return s;
+}
 
 std::string diff_text(const DiffReport& d, const std::string& a, const std::string& b, bool color,
                       size_t width) {
@@ -97,7 +123,7 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
       d.noise_only.empty()
           ? ""
           : fmt::format("{} of them the same apart from ids, addresses, times and temporary "
-                        "folders (--exact compares them byte for byte)",
+                        "folders; --exact compares bytes",
                         d.noise_only.size());
   if (d.same()) {
     o += fmt::format("\nNo meaningful change: the same compiles, reasons and artifacts ({} "
@@ -154,6 +180,16 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
   };
   patterns("Recompile reasons", d.recompile_reasons);
   patterns("Graph breaks", d.graph_breaks);
+  if (!d.operators.empty()) {
+    o += "\n" + bold("Operators that changed (per compile, in its graphs and output code)") + "\n";
+    for (const auto& c : d.operators) {
+      // The compile id in a column of its own, the operators wrapped beside it.
+      std::string ops = wrap(operators_in_words(c), width > 31 ? width - 11 : 20, 0);
+      for (size_t at = 0; (at = ops.find('\n', at)) != std::string::npos; at += 12)
+        ops.insert(at + 1, 11, ' ');
+      o += fmt::format("  {:<8} {}\n", c.compile_id, ops);
+    }
+  }
   if (!d.artifacts.empty()) {
     size_t changed = 0, only_a = 0, only_b = 0;
     for (const auto& c : d.artifacts)
@@ -208,13 +244,21 @@ std::string diff_json(const DiffReport& d, const std::string& a, const std::stri
                     {"file_a", c.file_a.empty() ? json(nullptr) : json(c.file_a)},
                     {"file_b", c.file_b.empty() ? json(nullptr) : json(c.file_b)},
                     {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},
-                    {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)}});
+                    {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)},
+                    {"operators", operator_deltas_json(c.operators, false)}});
   json quiet = json::array();
   for (const auto& c : d.noise_only)
     quiet.push_back({{"compile_id", c.compile_id}, {"artifact", c.artifact}});
   j["artifacts"] = {{"compared", d.artifacts_compared},
                     {"differ", arts},
                     {"same_apart_from_noise", quiet}};
+  json ops = json::array();
+  for (const auto& c : d.operators)
+    ops.push_back({{"compile_id", c.compile_id},
+                   {"added", c.added},
+                   {"removed", c.removed},
+                   {"counts", operator_deltas_json(c.counts, true)}});
+  j["operators"] = ops;
   json stats = json::array();
   for (const auto& s : d.stats) stats.push_back({{"name", s.name}, {"a", s.a}, {"b", s.b}});
   j["line_stats"] = stats;

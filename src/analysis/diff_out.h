@@ -10,6 +10,9 @@ namespace tlscope::analysis {
 // At most `width` columns; ANSI colour if `color`. `a`, `b`: the logs' names.
 std::string diff_text(const DiffReport& d, const std::string& a, const std::string& b, bool color,
                       size_t width = 100);
+// A compile's operators in words: "gained aten.mm; lost aten.t; aten.addmm
+// 2 -> 1 in aot_forward_graph".
+std::string operators_in_words(const CompileOperators& c);
 std::string diff_json(const DiffReport& d, const std::string& a, const std::string& b,
                       const std::string& command_line);
 

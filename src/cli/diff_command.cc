@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -90,6 +91,37 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool 
 
 }  // namespace
 
+std::optional<std::vector<std::string>> artifact_changes(const std::string& baseline,
+                                                         const std::string& log, size_t max) {
+  Side a, b;
+  a.log = baseline;
+  b.log = log;
+  read_both(&a, &b, false);
+  for (const auto* s : {&a, &b})
+    if (!s->ok) {
+      error(s->error);
+      return std::nullopt;
+    }
+  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
+  std::vector<std::string> out;
+  for (const auto& c : d.artifacts) {
+    if (out.size() == max) {
+      out.push_back(fmt::format("and {} more artifacts (tlscope diff {} {})",
+                                d.artifacts.size() - max, baseline, log));
+      break;
+    }
+    const char* how = c.kind == analysis::ArtifactChange::kChanged ? "changed"
+                      : c.kind == analysis::ArtifactChange::kOnlyA ? "only in the baseline"
+                                                                   : "not in the baseline";
+    std::string ops;
+    for (const auto& o : d.operators)
+      if (o.compile_id == c.compile_id) ops = " (operators of the compile: " +
+                                              analysis::operators_in_words(o) + ")";
+    out.push_back(fmt::format("{} {} {}{}", c.compile_id, c.artifact, how, ops));
+  }
+  return out;
+}
+
 int diff_command(int argc, char** argv) {
   CLI::App app{
       "What changed between two logs: compile ids, frames, recompile and graph-break "
@@ -127,7 +159,9 @@ int diff_command(int argc, char** argv) {
     warning("one log is a TORCH_TRACE log and the other TORCH_LOGS text: what the text does not "
             "have (compile times, artifacts, compile ids before 2024) shows as a difference");
   auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
-  if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, {}))
+  report::Options page_opts;
+  page_opts.noise_digests = !exact;  // the pages dim noise as the diff ignores it
+  if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, page_opts))
     return error("some pages of " + out + " could not be written");
   std::string text = json ? analysis::diff_json(d, a.log, b.log, command_line(argc, argv))
                           : analysis::diff_text(d, a.log, b.log, ::isatty(STDOUT_FILENO) != 0);

@@ -17,6 +17,7 @@
 #include "analysis/ranks.h"
 #include "analysis/summary.h"
 #include "cli/checks.h"
+#include "cli/diff_command.h"
 #include "cli/show_text.h"
 #include "io/rank_logs.h"
 #include "model/ingest/read_log.h"
@@ -222,9 +223,15 @@ int check(int argc, char** argv) {
   app.add_option("--max-compile-ratio", max_ratio,
                  "With --baseline: most compile time allowed, as a multiple of the baseline's")
       ->check(non_negative_number());
+  bool same_artifacts = false;
+  app.add_flag("--same-artifacts", same_artifacts,
+               "With --baseline: fail when an artifact of a compile both have (a graph, guards, "
+               "output code) differs apart from run-to-run noise (docs/diff.md)");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (max_ratio && baseline.empty())
     return error("--max-compile-ratio needs --baseline", kExitUsage);
+  if (same_artifacts && baseline.empty())
+    return error("--same-artifacts needs --baseline", kExitUsage);
   if (!baseline.empty()) {
     if (int rc = check_log_path(baseline, LogArg::kFile)) return rc;
     if (int rc = check_log_path(log, LogArg::kFile)) return rc;
@@ -309,6 +316,11 @@ int check(int argc, char** argv) {
                                    t.compile_time_s, *max_ratio, base->compile_time_s));
     }
   }
+  if (same_artifacts && empty == 0) {
+    auto changes = artifact_changes(baseline, log);
+    if (!changes) return 1;
+    for (const auto& c : *changes) over.push_back("artifact differs from the baseline: " + c);
+  }
   for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
   if (over.empty()) {
     analysis::Totals sum;
@@ -318,6 +330,7 @@ int check(int argc, char** argv) {
     if (empty > 0)
       extra += logs.size() > 1 ? fmt::format(", {} of them compiled nothing", empty)
                                : std::string(", nothing compiled");
+    if (same_artifacts && empty == 0) extra += ", artifacts as in the baseline";
     std::printf("tlscope check: ok (%s, %s, %s, %.2f s%s)\n",
                 plural(sum.recompiles, "recompile", "recompiles").c_str(),
                 plural(sum.graph_breaks, "graph break", "graph breaks").c_str(),

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trace/compile_id.h"
+#include "trace/graph_ops.h"
 
 namespace tlscope::model {
 
@@ -23,6 +24,9 @@ struct Output {
   // The MD5 of the payload without run-to-run noise (trace/noise.h), when
   // ingest was asked for it (tlscope diff); "" otherwise.
   std::string noise_free_md5;
+  // The operators of a graph payload (trace/graph_ops.h), asked for with
+  // noise_free_md5; empty otherwise.
+  std::vector<trace::OperatorCount> operators;
   bool holds_payload = false;               // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;
 };

@@ -109,44 +109,82 @@ Html patterns_html(Markup heading, const std::vector<analysis::PatternChange>& v
   return part("patterns", {{"heading", heading}, {"rows", rows}});
 }
 
+Html operators_html(const analysis::DiffReport& d) {
+  if (d.operators.empty()) return Html();
+  auto names = [](const std::vector<std::string>& v) {
+    Html h;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (i) h += Markup(", ");
+      h += html_format("<code>{}</code>", v[i]);
+    }
+    return h;
+  };
+  Html rows;
+  for (const auto& c : d.operators) {
+    Html counts;
+    for (const auto& n : c.counts)
+      counts += part("op_count", {{"name", text(n.name)},
+                                  {"a", html_format("{}", n.a)},
+                                  {"b", html_format("{}", n.b)},
+                                  {"artifact", text(n.artifact)}});
+    rows += part("operator", {{"compile_id", text(c.compile_id)},
+                              {"added", names(c.added)},
+                              {"removed", names(c.removed)},
+                              {"counts", counts}});
+  }
+  return part("operators", {{"rows", rows}});
+}
+
+// The side-by-side page of an artifact in both logs, diffs/N.html.
+void write_artifact_page(OutputDir& out, const std::string& out_dir, const std::string& page,
+                         const analysis::ArtifactChange& c, const Options& opts) {
+  std::string ta = read_report_file(out_dir + "/a", c.text_a);
+  std::string tb = read_report_file(out_dir + "/b", c.text_b);
+  auto w = out.open(page, ta.size() + tb.size() + (64u << 10));
+  if (!w) return;
+  begin_page(*w, c.artifact + " " + c.compile_id, "../");
+  render(*w, "artifact_diff.html",
+         {{"artifact", text(c.artifact)},
+          {"compile_id", text(c.compile_id)},
+          {"file_a", link("../a/" + c.file_a, c.file_a)},
+          {"file_b", link("../b/" + c.file_b, c.file_b)},
+          {"legend", opts.noise_digests ? part("noise_legend") : Html()},
+          {"diff", side_by_side(ta, tb, opts.noise_digests)}});
+  end_page(*w, "../", opts);
+}
+
+Html artifact_row(const analysis::ArtifactChange& c, Html change) {
+  return part("artifact", {{"compile_id", text(c.compile_id)},
+                           {"name", text(c.artifact)},
+                           {"change", change},
+                           {"a", c.file_a.empty() ? Html() : link("a/" + c.file_a, "A")},
+                           {"b", c.file_b.empty() ? Html() : link("b/" + c.file_b, "B")}});
+}
+
 }  // namespace
 
 bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
                       const std::string& a_name, const std::string& b_name, const Options& opts) {
   OutputDir out(out_dir, 1);
-  Html artifacts;
-  size_t changed = 0, only_a = 0, only_b = 0;
-  for (size_t i = 0; i < d.artifacts.size(); ++i) {
-    const auto& c = d.artifacts[i];
+  Html artifacts, noise;
+  size_t changed = 0, only_a = 0, only_b = 0, pages = 0;
+  for (const auto& c : d.artifacts) {
     (c.kind == analysis::ArtifactChange::kChanged ? changed
      : c.kind == analysis::ArtifactChange::kOnlyA ? only_a
                                                   : only_b)++;
-    std::string page = fmt::format("diffs/{}.html", i + 1);
-    Html change;
+    Html change = c.kind == analysis::ArtifactChange::kOnlyA ? Html(Markup("only in A"))
+                                                             : Html(Markup("only in B"));
     if (c.kind == analysis::ArtifactChange::kChanged) {
+      std::string page = fmt::format("diffs/{}.html", ++pages);
+      write_artifact_page(out, out_dir, page, c, opts);
       change = link(page, "side by side");
-      std::string ta = read_report_file(out_dir + "/a", c.text_a);
-      std::string tb = read_report_file(out_dir + "/b", c.text_b);
-      auto w = out.open(page, ta.size() + tb.size() + (64u << 10));
-      if (w) {
-        begin_page(*w, c.artifact + " " + c.compile_id, "../");
-        render(*w, "artifact_diff.html",
-               {{"artifact", text(c.artifact)},
-                {"compile_id", text(c.compile_id)},
-                {"file_a", link("../a/" + c.file_a, c.file_a)},
-                {"file_b", link("../b/" + c.file_b, c.file_b)},
-                {"diff", side_by_side(ta, tb)}});
-        end_page(*w, "../", opts);
-      }
-    } else {
-      change = c.kind == analysis::ArtifactChange::kOnlyA ? Html(Markup("only in A"))
-                                                          : Html(Markup("only in B"));
     }
-    artifacts += part("artifact", {{"compile_id", text(c.compile_id)},
-                                   {"name", text(c.artifact)},
-                                   {"change", change},
-                                   {"a", c.file_a.empty() ? Html() : link("a/" + c.file_a, "A")},
-                                   {"b", c.file_b.empty() ? Html() : link("b/" + c.file_b, "B")}});
+    artifacts += artifact_row(c, change);
+  }
+  for (const auto& c : d.noise_only) {
+    std::string page = fmt::format("diffs/{}.html", ++pages);
+    write_artifact_page(out, out_dir, page, c, opts);
+    noise += artifact_row(c, link(page, "side by side (dimmed)"));
   }
   Html artifacts_section =
       d.same() ? part("same", {{"compared", html_format("{}", d.artifacts_compared)}})
@@ -170,7 +208,12 @@ bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
             {"recompile_reasons",
              patterns_html("Recompile reasons that changed", d.recompile_reasons)},
             {"graph_breaks", patterns_html("Graph breaks that changed", d.graph_breaks)},
-            {"artifacts", artifacts_section}});
+            {"operators", operators_html(d)},
+            {"artifacts", artifacts_section},
+            {"noise", d.noise_only.empty()
+                          ? Html()
+                          : part("noise", {{"count", html_format("{}", d.noise_only.size())},
+                                           {"rows", noise}})}});
     end_page(*w, "", opts);
   }
   write_static_assets(out);

@@ -20,6 +20,45 @@ bool time_key(std::string_view k) {
          k == "end" || k.find("timestamp") != std::string_view::npos;
 }
 
+// Whether the number s[i, j) is the id a guard compares with (5 digits or
+// more): the last argument of ___check_obj_id(...) or ___check_type_id(...),
+// or the right side of `id(...) == N` (a short look back, on the same line).
+bool guard_id_at(std::string_view s, size_t i, size_t j) {
+  if (j - i < 5) return false;
+  size_t from = i > 200 ? i - 200 : 0;
+  std::string_view before = s.substr(from, i - from);
+  size_t nl = before.rfind('\n');
+  if (nl != std::string_view::npos) before.remove_prefix(nl + 1);
+  auto ends = [&](std::string_view e) {
+    return before.size() >= e.size() && before.substr(before.size() - e.size()) == e;
+  };
+  if (ends(", ")) {  // the call's last argument
+    if (j == s.size() || s[j] != ')') return false;
+    size_t call = before.rfind("_id(");
+    return call != std::string_view::npos && before.find(')', call) == std::string_view::npos;
+  }
+  if (ends("== ")) return before.find("id(") != std::string_view::npos;
+  return false;
+}
+
+// The end of a duration at `i` (digits, a fraction, an optional space and a
+// unit of time: "131.98 us", "2.5s", "40 ms"), or 0 when there is none.
+size_t duration_end(std::string_view s, size_t i) {
+  size_t k = i;
+  while (k < s.size() && digit(s[k])) ++k;
+  if (k + 1 < s.size() && s[k] == '.' && digit(s[k + 1])) {
+    ++k;
+    while (k < s.size() && digit(s[k])) ++k;
+  }
+  if (k < s.size() && s[k] == ' ') ++k;
+  for (std::string_view unit : {"seconds", "sec", "us", "ms", "ns", "\xc2\xb5s", "s"}) {
+    if (s.substr(k, unit.size()) != unit) continue;
+    size_t e = k + unit.size();
+    if (e == s.size() || !word(s[e])) return e;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::string without_noise(std::string_view s) {
@@ -39,11 +78,19 @@ std::string without_noise(std::string_view s) {
         continue;
       }
     }
-    // 140234567890123 (an object id), 1796062635869184 (a timestamp)
+    // 140234567890123 (an object id), 1796062635869184 (a timestamp);
+    // ___check_type_id(L['x'], 10759232) (a type's id, shorter); a
+    // duration with its unit
     if (digit(c) && boundary) {
+      if (size_t e = duration_end(s, i)) {  // Guard latency = 131.98 us
+        out += "<t>";
+        i = e;
+        continue;
+      }
       size_t j = i;
       while (j < s.size() && digit(s[j])) ++j;
-      if (j - i >= 12 && (j == s.size() || !word(s[j]))) {
+      bool end = j == s.size() || !word(s[j]);
+      if (end && (j - i >= 12 || guard_id_at(s, i, j))) {
         out += "<n>";
         i = j;
         continue;

@@ -10,12 +10,15 @@
 namespace tlscope::trace {
 
 // `text` with each such value replaced by a placeholder: a decimal number of
-// 12 or more digits (object ids, nanosecond timestamps) by <n>, a hex
+// 12 or more digits (object ids, nanosecond timestamps), or of 5 or more as
+// the id a guard checks (`___check_obj_id(x, N)`, `___check_type_id(x, N)`,
+// `id(x) == N`), by <n>, a hex
 // address (0x and 6 or more hex digits) by 0x<addr>, /tmp/torchinductor_USER
 // by /tmp/torchinductor_<user>, a token of 32 or more lowercase letters and
 // digits with both (cache keys, hashed file names) by <hash>, and the number
 // after a JSON key that names a time ("..._time...", "..._s", "..._us",
-// "..._ms", "..._ns", "timestamp", "duration", "start", "end") by <t>.
+// "..._ms", "..._ns", "timestamp", "duration", "start", "end") by <t>; so
+// is a number with a unit of time ("Guard latency = 131.98 us", "2.5s").
 std::string without_noise(std::string_view text);
 
 }  // namespace tlscope::trace

@@ -3,6 +3,7 @@
 // inputs, the -o report with side-by-side pages, and the CI gate.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -229,7 +230,18 @@ TEST_F(Diff, RunsAndRecordsOutsideCompilesInWords) {
 // address and inductor cache folder of its payloads changed (the digests
 // recomputed) differs in no meaningful way; --exact still sees the bytes;
 // one real change besides the noise is the one change reported.
-std::string with_noise(const std::string& log, bool real_change) {
+//
+size_t occurrences(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + what.size())) ++n;
+  return n;
+}
+
+// One real change to a record of a log: its envelope line, its payload
+// (null: it has none); true once it has changed something.
+using RealChange = std::function<bool(std::string* envelope, std::string* payload)>;
+
+std::string with_noise(const std::string& log, const RealChange& real_change = {}) {
   std::vector<std::string> lines = split_lines(log), out;
   auto noisy = [](std::string s) {
     std::string r;
@@ -261,11 +273,12 @@ std::string with_noise(const std::string& log, bool real_change) {
       r.replace(at, 23, "/tmp/torchinductor_bob");
     return r;
   };
-  bool changed = false;
+  bool changed = !real_change;
   for (size_t i = 0; i < lines.size();) {
     std::string env = lines[i];
     size_t h = env.find("\"has_payload\": \"");
     if (h == std::string::npos) {
+      if (!changed) changed = real_change(&env, nullptr);
       out.push_back(env);
       ++i;
       continue;
@@ -275,10 +288,7 @@ std::string with_noise(const std::string& log, bool real_change) {
     for (; j < lines.size() && !lines[j].empty() && lines[j][0] == '\t'; ++j)
       payload += (j > i + 1 ? "\n" : "") + lines[j].substr(1);
     payload = noisy(payload);
-    if (real_change && !changed && env.find("\"dynamo_output_graph\"") != std::string::npos) {
-      payload += "\n# a line more";
-      changed = true;
-    }
+    if (!changed) changed = real_change(&env, &payload);
     env.replace(h + 16, 32, md5_hex(payload));
     out.push_back(env);
     for (size_t from = 0;;) {  // every line, empty ones too
@@ -289,14 +299,30 @@ std::string with_noise(const std::string& log, bool real_change) {
     }
     i = j;
   }
+  EXPECT_TRUE(changed) << "the real change found nothing to change";
   std::string s;
   for (const auto& l : out) s += l + "\n";
   return s;
 }
 
+// The first record of `kind` (with a payload) gets `from` replaced by `to`
+// in its payload (or its envelope when `in_envelope`).
+RealChange replace_in(const std::string& kind, const std::string& from, const std::string& to,
+                      bool in_envelope = false) {
+  return [=](std::string* env, std::string* payload) {
+    if (env->find("{\"" + kind + "\"") == std::string::npos) return false;
+    std::string* where = in_envelope ? env : payload;
+    if (!where) return false;
+    size_t at = where->find(from);
+    if (at == std::string::npos) return false;
+    where->replace(at, from.size(), to);
+    return true;
+  };
+}
+
 TEST_F(Diff, RunToRunNoiseIsNoChange) {
   std::string log = load_log(kRecorded / "mlp_training.log.gz");
-  fs::path a = write("a.log", log), b = write("b.log", with_noise(log, false));
+  fs::path a = write("a.log", log), b = write("b.log", with_noise(log));
   ASSERT_NE(read_file(a), read_file(b));
   json d = diff_json(a, b);
   EXPECT_EQ(d["same"], true) << d.dump(1).substr(0, 2000);
@@ -312,7 +338,11 @@ TEST_F(Diff, RunToRunNoiseIsNoChange) {
   EXPECT_EQ(e["artifacts"]["differ"].size(), quiet);
   EXPECT_EQ(e["artifacts"]["same_apart_from_noise"], json::array());
   // Noise and one real change: that change alone.
-  fs::path c = write("c.log", with_noise(log, true));
+  fs::path c = write("c.log", with_noise(log, [](std::string* env, std::string* payload) {
+    if (!payload || env->find("\"dynamo_output_graph\"") == std::string::npos) return false;
+    *payload += "\n# a line more";
+    return true;
+  }));
   json one = diff_json(a, c);
   ASSERT_EQ(one["artifacts"]["differ"].size(), 1u) << one["artifacts"].dump(1);
   EXPECT_EQ(one["artifacts"]["differ"][0]["artifact"], "dynamo_output_graph");
@@ -322,6 +352,123 @@ TEST_F(Diff, RunToRunNoiseIsNoChange) {
                        q["compile_id"] == one["artifacts"]["differ"][0]["compile_id"];
   EXPECT_EQ(one["artifacts"]["same_apart_from_noise"].size(), quiet - graph_was_quiet);
   EXPECT_EQ(one["same"], false);
+}
+
+// One real change of each kind among the noise is that one change: an
+// operator of a graph (one artifact, one line of operators), a guard (one
+// artifact, no operators), a failure (the frame's failures, no artifact).
+TEST_F(Diff, OneRealChangeAmongNoiseIsThatChange) {
+  std::string log = load_log(kRecorded / "mlp_training.log.gz");
+  fs::path a = write("a.log", log);
+  auto only_artifact = [](const json& d) {
+    EXPECT_EQ(d["artifacts"]["differ"].size(), 1u) << d["artifacts"].dump(1);
+    return d["artifacts"]["differ"].empty() ? json() : d["artifacts"]["differ"][0];
+  };
+  // An operator: the forward graph's first addmm becomes a bmm (which no
+  // graph of the compile calls; mm, which the backward graph calls, would be
+  // a count that changed, not an operator gained).
+  fs::path op = write("op.log", with_noise(log, replace_in("aot_forward_graph",
+                                                           "torch.ops.aten.addmm.default(",
+                                                           "torch.ops.aten.bmm.default(")));
+  json d = diff_json(a, op);
+  json art = only_artifact(d);
+  EXPECT_EQ(art["artifact"], "aot_forward_graph");
+  EXPECT_EQ(art["compile_id"], "[0/0]");
+  EXPECT_EQ(art["operators"], json::parse(R"([{"name": "aten.addmm", "a": 2, "b": 1},
+                                               {"name": "aten.bmm", "a": 0, "b": 1}])"));
+  EXPECT_EQ(d["operators"], json::parse(R"([{"compile_id": "[0/0]", "added": ["aten.bmm"],
+      "removed": [], "counts": [{"name": "aten.addmm", "a": 2, "b": 1,
+                                 "artifact": "aot_forward_graph"}]}])"));
+  EXPECT_EQ(d["frames"], json::array());
+  RunResult r = run({"diff", a.string(), op.string()});
+  EXPECT_TRUE(has(r.out, "\n  [0/0]    gained aten.bmm; aten.addmm 2 -> 1 in aot_forward_graph\n"))
+      << r.out;
+  // The CI gate: the same counts, but the graph changed.
+  r = run({"check", op.string(), "--baseline", a.string(), "--same-artifacts"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.out, "tlscope check: artifact differs from the baseline: [0/0] aot_forward_graph "
+                   "changed (operators of the compile: gained aten.bmm; aten.addmm 2 -> 1 in "
+                   "aot_forward_graph)\n");
+  r = run({"check", op.string(), "--baseline", a.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  r = run({"check", write("noise.log", with_noise(log)).string(), "--baseline", a.string(),
+           "--same-artifacts"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, ", artifacts as in the baseline)\n")) << r.out;
+  r = run({"check", op.string(), "--same-artifacts"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_TRUE(has(r.err, "--same-artifacts needs --baseline")) << r.err;
+  // A guard: the input's size in the guard tree.
+  fs::path guard = write("guard.log", with_noise(log, replace_in("dynamo_cpp_guards_str",
+                                                                 "size=[16, 64]", "size=[16, 65]")));
+  d = diff_json(a, guard);
+  art = only_artifact(d);
+  EXPECT_EQ(art["artifact"], "dynamo_cpp_guards_str");
+  EXPECT_EQ(art["operators"], json::array());
+  EXPECT_EQ(d["operators"], json::array());
+  EXPECT_EQ(d["frames"], json::array());
+  // A failure: the compile's metrics say it failed.
+  fs::path failed = write("failed.log",
+                          with_noise(log, replace_in("compilation_metrics", "\"fail_type\": null",
+                                                     "\"fail_type\": \"BackendCompilerFailed\"",
+                                                     true)));
+  d = diff_json(a, failed);
+  EXPECT_EQ(d["artifacts"]["differ"], json::array()) << d["artifacts"].dump(1);
+  EXPECT_EQ(d["operators"], json::array());
+  ASSERT_EQ(d["frames"].size(), 1u) << d["frames"].dump(1);
+  EXPECT_EQ(d["frames"][0]["a"]["failures"], 0);
+  EXPECT_EQ(d["frames"][0]["b"]["failures"], 1);
+  EXPECT_EQ(d["totals"]["b"]["failures"], 1);
+  EXPECT_EQ(d["same"], false);
+}
+
+// The pages: the changed line in colour, the lines that differ only in
+// noise dimmed; the artifacts that differ only in noise listed apart with
+// their own pages; the operators table.
+TEST_F(Diff, PagesDimNoiseAndListOperators) {
+  std::string log = load_log(kRecorded / "mlp_training.log.gz");
+  fs::path a = write("a.log", log);
+  fs::path b = write("b.log", with_noise(log, replace_in("dynamo_cpp_guards_str", "size=[16, 64]",
+                                                         "size=[16, 65]")));
+  fs::path out = tmp_ / "out";
+  RunResult r = run({"diff", a.string(), b.string(), "-o", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string index = read_file(out / "diff.html");
+  EXPECT_TRUE(has(index, "Artifacts the same apart from noise: ")) << index;
+  EXPECT_TRUE(has(index, "side by side (dimmed)"));
+  // The guard page: one changed line pair, the noisy guards dimmed.
+  json d = diff_json(a, b);
+  ASSERT_EQ(d["artifacts"]["differ"].size(), 1u);
+  std::string page = read_file(out / "diffs" / "1.html");
+  EXPECT_TRUE(has(page, "dynamo_cpp_guards_str of [0/0]")) << page.substr(0, 500);
+  EXPECT_EQ(occurrences(page, "code-cell diff-del"), 1u) << page;
+  EXPECT_EQ(occurrences(page, "code-cell diff-add"), 1u);
+  EXPECT_TRUE(has(page, "size=[16, 65]"));
+  EXPECT_GE(occurrences(page, "code-cell diff-noise"), 2u) << "the object ids of the guard tree";
+  EXPECT_TRUE(has(page, "dimmed lines</span> differ only in"));
+  // --exact: the ids are changes again, nothing dimmed.
+  fs::path exact = tmp_ / "exact";
+  r = run({"diff", a.string(), b.string(), "-o", exact.string(), "--exact"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t guard_pages = 0;
+  for (const auto& f : fs::directory_iterator(exact / "diffs")) {
+    page = read_file(f.path());
+    EXPECT_EQ(occurrences(page, "diff-noise"), 0u) << f.path();
+    if (!has(page, "dynamo_cpp_guards_str of [0/0]")) continue;
+    ++guard_pages;
+    EXPECT_GE(occurrences(page, "code-cell diff-del"), 3u);
+  }
+  EXPECT_EQ(guard_pages, 1u);
+  // Operators on the page.
+  fs::path c = write("c.log", with_noise(log, replace_in("aot_forward_graph",
+                                                         "torch.ops.aten.addmm.default(",
+                                                         "torch.ops.aten.bmm.default(")));
+  fs::path ops = tmp_ / "ops";
+  r = run({"diff", a.string(), c.string(), "-o", ops.string()});
+  index = read_file(ops / "diff.html");
+  EXPECT_TRUE(has(index, "<h2>Operators that changed</h2>")) << index;
+  EXPECT_TRUE(has(index, "<td>[0/0]</td><td><code>aten.bmm</code></td><td></td><td><code>aten.addmm</code> 2 &rarr; 1 in aot_forward_graph<br>"))
+      << index;
 }
 
 TEST_F(Diff, RecordedTraces) {

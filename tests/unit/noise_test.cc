@@ -19,6 +19,27 @@ TEST(WithoutNoise, IdsAddressesFoldersHashesAndTimes) {
             R"({"compile_time_s": <t>, "start_us": <t>, "n": 3})");
 }
 
+TEST(WithoutNoise, TheIdsGuardsCheckWhateverTheirLength) {
+  EXPECT_EQ(without_noise("___check_type_id(L['args'], 10759232), type=<class 'tuple'>"),
+            "___check_type_id(L['args'], <n>), type=<class 'tuple'>");
+  EXPECT_EQ(without_noise("___check_obj_id(L['self'].fn, 94823)"), "___check_obj_id(L['self'].fn, <n>)");
+  EXPECT_EQ(without_noise("id(type(L['x'])) == 7392841"), "id(type(L['x'])) == <n>");
+  // Not an id: sizes and lengths, a short number, and an id( on another line.
+  for (const char* same : {"len(L['args']) == 12345", "___check_obj_id(x, 123)",
+                           "x = id(y)\nL['n'] == 123456", "size=[16, 65536]",
+                           "___check_obj_id(L['x'], <n>), size=[16, 65536]"})
+    EXPECT_EQ(without_noise(same), same) << same;
+}
+
+TEST(WithoutNoise, DurationsWithTheirUnit) {
+  EXPECT_EQ(without_noise("Guard latency = 131.98 us"), "Guard latency = <t>");
+  EXPECT_EQ(without_noise("took 2.5s, then 40 ms (12 seconds in all)"),
+            "took <t>, then <t> (<t> in all)");
+  for (const char* same : {"s0 = 16", "expected 8, actual 16", "L['x'].size()[0] == 8 s0",
+                           "16 steps", "3 sizes", "x_2s"})
+    EXPECT_EQ(without_noise(same), same) << same;
+}
+
 TEST(WithoutNoise, LeavesWhatMeansSomething) {
   for (const char* same :
        {"L['x'].size()[0] == 8", "f32[512, 256]", "0x1f (a flag)", "x_123456789012y",

@@ -35,8 +35,12 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
-  if (rec.has_payload && b.options().noise_digests)
+  if (rec.has_payload && b.options().noise_digests) {
     o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
+    if (trace::is_graph_artifact(base_name))
+      o.operators = trace::graph_operators(
+          rec.payload, base_name.substr(0, 20) == "inductor_output_code");
+  }
   o.holds_payload = holds_payload;
   o.name = rel;
   o.url = rel;

@@ -1,0 +1,89 @@
+// The operators of a graph (trace/graph_ops.h): what `tlscope diff` counts
+// to say "the graph gained an aten.mm", and what it must not count.
+#include "trace/graph_ops.h"
+
+#include <gtest/gtest.h>
+
+namespace tlscope::trace {
+namespace {
+
+using Ops = std::vector<OperatorCount>;
+
+TEST(GraphOperators, AotGraphCountsEachOperatorWithoutItsOverload) {
+  const char* graph = R"g(class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[128, 64][64, 1]cuda:0", primals_2: "f32[128][1]cuda:0"):
+        # File: /home/me/model.py:12 in forward, code: y = torch.relu(x)
+        permute: "f32[64, 128][1, 64]cuda:0" = torch.ops.aten.permute.default(primals_1, [1, 0]);  primals_1 = None
+        addmm: "f32[16, 128]" = torch.ops.aten.addmm.default(primals_2, x, permute);  primals_2 = permute = None
+        mul: "f32[16, 128]" = torch.ops.aten.mul.Tensor(addmm, 0.5)
+        mul_1: "f32[16, 128]" = torch.ops.aten.mul.Tensor(addmm, 0.7071067811865476)
+        sym_size_int: "Sym(s0)" = torch.ops.aten.sym_size.int(arg0_1, 0)
+        wrap = torch.ops.higher_order.wrap_with_set_grad_enabled(False, wrap_body_0, mul)
+        return (mul_1,)
+)g";
+  EXPECT_EQ(graph_operators(graph, false),
+            (Ops{{"aten.addmm", 1}, {"aten.mul", 2}, {"aten.permute", 1}, {"aten.sym_size", 1},
+                 {"higher_order.wrap_with_set_grad_enabled", 1}}));
+}
+
+TEST(GraphOperators, DynamoGraphFunctionsAndMethodsNotSubmodulesOrIndexing) {
+  const char* graph = R"g(class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[16, 64]"):
+        l_x_ = L_x_
+        input_1: "f32[16, 128]" = torch._C._nn.linear(l_x_, w, b);  l_x_ = None
+        input_2 = torch.nn.functional.relu(input_1)
+        view = input_2.view(4, -1)
+        sin = view.sin();  view = None
+        l__self___fc = self.L__self___fc(sin)
+        getitem = l__self___fc[0]
+        add = getitem + 1
+        mul = operator.mul(add, 2)
+        wrap_body_0 = self.wrap_body_0
+        # code: z = torch.cos(y)
+        return (mul,)
+)g";
+  EXPECT_EQ(graph_operators(graph, false),
+            (Ops{{"Tensor.sin", 1}, {"Tensor.view", 1}, {"operator.mul", 1},
+                 {"torch._C._nn.linear", 1}, {"torch.nn.functional.relu", 1}}));
+}
+
+TEST(GraphOperators, OutputCodeCountsWhereKernelsRun) {
+  const char* code = R"g(# kernel path: /tmp/torchinductor_me/ab/cab.py
+# Topologically Sorted Source Nodes: [input_2], Original ATen: [aten.gelu]
+triton_poi_fused_gelu_0 = async_compile.triton('triton_poi_fused_gelu_0', '''
+#   %mul : Tensor = call_function[target=torch.ops.aten.mul.Tensor](args = (%addmm, 0.5))
+''')
+class Runner:
+    def call(self, args):
+        # Topologically Sorted Source Nodes: [input_1], Original ATen: [aten.t, aten.addmm]
+        extern_kernels.addmm(primals_2, primals_3, buf, alpha=1, beta=1, out=buf0)
+        # Topologically Sorted Source Nodes: [input_2], Original ATen: [aten.gelu]
+        triton_poi_fused_gelu_0.run(buf0, buf1, 2048, stream=stream0)
+        # Topologically Sorted Source Nodes: [input_3], Original ATen: [aten.t, aten.addmm]
+        extern_kernels.addmm(primals_5, buf1, buf, alpha=1, beta=1, out=buf2)
+)g";
+  EXPECT_EQ(graph_operators(code, true), (Ops{{"aten.addmm", 2}, {"aten.gelu", 1}, {"aten.t", 2}}));
+  // Without its call function (a part of the code): every list counts.
+  const char* part = "# Source Nodes: [a], Original ATen: [aten.add, aten.mul]\n"
+                     "# Source Nodes: [b], Original ATen: [aten.add]\n";
+  EXPECT_EQ(graph_operators(part, true), (Ops{{"aten.add", 2}, {"aten.mul", 1}}));
+}
+
+TEST(GraphOperators, NothingFromTextThatIsNotAGraph) {
+  EXPECT_TRUE(graph_operators("", false).empty());
+  EXPECT_TRUE(graph_operators("x = torch.ops.aten\nTREE_GUARD_MANAGER:\n| +- x = y(", false).empty());
+  EXPECT_TRUE(graph_operators("aten = torch.ops.aten\nbuf0 = empty_strided_cuda((16, 128))", true).empty());
+}
+
+TEST(GraphOperators, WhichFilesAreGraphs) {
+  for (const char* yes : {"dynamo_output_graph.txt", "aot_forward_graph.txt", "aot_joint_graph.txt",
+                          "inductor_post_grad_graph.txt", "inductor_output_code_cabc.html",
+                          "compiled_autograd_graph.txt"})
+    EXPECT_TRUE(is_graph_artifact(yes)) << yes;
+  for (const char* no : {"dynamo_cpp_guards_str.txt", "compilation_metrics.html",
+                         "dynamo_guards.html", "inductor_provenance_tracking.json"})
+    EXPECT_FALSE(is_graph_artifact(no)) << no;
+}
+
+}  // namespace
+}  // namespace tlscope::trace
