@@ -96,6 +96,17 @@ std::string without_noise(std::string_view s) {
         continue;
       }
     }
+    // /tmp/tmpa8_kz3q1: a folder of Python's tempfile (tmp and 8 random
+    // letters, digits or underscores)
+    if (c == '/' && s.substr(i, 8) == "/tmp/tmp" && i + 16 <= s.size()) {
+      size_t j = i + 8;
+      while (j < i + 16 && (lower_alnum(s[j]) || s[j] == '_')) ++j;
+      if (j == i + 16 && (j == s.size() || !word(s[j]))) {
+        out += "/tmp/tmp<random>";
+        i = j;
+        continue;
+      }
+    }
     // /tmp/torchinductor_alice
     if (c == '/' && s.substr(i, 19) == "/tmp/torchinductor_") {
       size_t j = i + 19;

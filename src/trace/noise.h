@@ -14,7 +14,8 @@ namespace tlscope::trace {
 // the id a guard checks (`___check_obj_id(x, N)`, `___check_type_id(x, N)`,
 // `id(x) == N`), by <n>, a hex
 // address (0x and 6 or more hex digits) by 0x<addr>, /tmp/torchinductor_USER
-// by /tmp/torchinductor_<user>, a token of 32 or more lowercase letters and
+// by /tmp/torchinductor_<user>, a folder of Python's tempfile (/tmp/tmpXXXXXXXX)
+// by /tmp/tmp<random>, a token of 32 or more lowercase letters and
 // digits with both (cache keys, hashed file names) by <hash>, and the number
 // after a JSON key that names a time ("..._time...", "..._s", "..._us",
 // "..._ms", "..._ns", "timestamp", "duration", "start", "end") by <t>; so

@@ -31,6 +31,12 @@ TEST(WithoutNoise, TheIdsGuardsCheckWhateverTheirLength) {
     EXPECT_EQ(without_noise(same), same) << same;
 }
 
+TEST(WithoutNoise, TemporaryFoldersOfPython) {
+  EXPECT_EQ(without_noise("/tmp/tmpa8_kz3q1/model.py"), "/tmp/tmp<random>/model.py");
+  for (const char* same : {"/tmp/tmpfile.txt", "/tmp/tmpa8_kz3q1x/a", "/tmp/tmp_short/a"})
+    EXPECT_EQ(without_noise(same), same) << same;
+}
+
 TEST(WithoutNoise, DurationsWithTheirUnit) {
   EXPECT_EQ(without_noise("Guard latency = 131.98 us"), "Guard latency = <t>");
   EXPECT_EQ(without_noise("took 2.5s, then 40 ms (12 seconds in all)"),
