@@ -11,9 +11,9 @@
 
 #include "checks.h"
 #include "io/rank_logs.h"
-#include "report/multirank.h"
-#include "report/pipeline.h"
-#include "report/rank_merge.h"
+#include "jobs/multirank.h"
+#include "jobs/pipeline.h"
+#include "jobs/rank_merge.h"
 
 namespace {
 
@@ -52,13 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string error;
   if (!tlscope::io::discover_rank_logs(dir.string(), &logs, &ignored, &error)) return 0;
   auto out = s.root() / "out";
-  if (!tlscope::report::prepare_output_dir(out.string(), false, &error))
+  if (!tlscope::jobs::prepare_output_dir(out.string(), false, &error))
     tlscope::fuzz::fail("prepare_output_dir: " + error);
   tlscope::report::Options opts;
   opts.raw_log_gz = false;
-  auto r = tlscope::report::build_multirank_report(dir.string(), logs, out.string(), opts, 1);
+  auto r = tlscope::jobs::build_multirank_report(dir.string(), logs, out.string(), opts, 1);
   if (!r.error.empty() && r.problems.empty()) tlscope::fuzz::fail("no report: " + r.error);
-  auto again = tlscope::report::merge_ranks(out.string(), opts, 2);
+  auto again = tlscope::jobs::merge_ranks(out.string(), opts, 2);
   if (!again.ok) tlscope::fuzz::fail("merge: " + again.error);
   tlscope::fuzz::check_output(s, out, {"logs", "out"});
   return 0;

@@ -9,7 +9,7 @@
 
 #include "checks.h"
 #include "report/options.h"
-#include "report/pipeline.h"
+#include "jobs/pipeline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -22,9 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opts.provenance = data[0] & 4;
   opts.raw_log_gz = data[0] & 8;
   std::string error;
-  if (!tlscope::report::prepare_output_dir(out.string(), false, &error))
+  if (!tlscope::jobs::prepare_output_dir(out.string(), false, &error))
     tlscope::fuzz::fail("prepare_output_dir: " + error);
-  auto run = tlscope::report::build_report(log.string(), out.string(), opts);
+  auto run = tlscope::jobs::build_report(log.string(), out.string(), opts);
   if (!run.ok) tlscope::fuzz::fail("build_report: " + run.error);
   tlscope::fuzz::check_output(s, out, {"in.log", "out"});
   return 0;

@@ -3,57 +3,30 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <cstdio>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "analysis/diff.h"
 #include "analysis/diff_out.h"
 #include "analysis/doctor.h"
 #include "cli/checks.h"
+#include "cli/read_pair.h"
 #include "cli/subcommands.h"
+#include "jobs/pipeline.h"
 #include "model/ingest/read_any.h"
 #include "report/diff_page.h"
-#include "report/pipeline.h"
 #include "report/text_report.h"
 #include "trace/content.h"
 
 namespace tlscope::cli {
 namespace {
 
-struct Side {
-  std::string log;
-  bool ok = false;
-  std::string error;
-  model::ReportModel model;
-  analysis::DoctorReport doctor;
-};
-
-// Both logs at once, one thread each: memory is what the two models take.
-// Unless `exact`, each artifact also gets a digest without run-to-run noise.
-void read_both(Side* a, Side* b, bool exact) {
-  auto read = [exact](Side* s) {
-    ingest::IngestOptions opts;
-    opts.noise_digests = !exact;
-    auto r = ingest::read_any_log(s->log, opts);
-    s->ok = r.ok;
-    s->error = r.error;
-    if (!r.ok) return;
-    s->model = std::move(r.model);
-    s->doctor = analysis::diagnose(s->model);
-  };
-  std::thread t(read, b);
-  read(a);
-  t.join();
-}
-
 // -o DIR: both reports, then the diff pages beside them.
 bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool exact, int argc,
                  char** argv) {
   std::string error;
-  if (!report::prepare_output_dir(dir, overwrite, &error)) {
+  if (!jobs::prepare_output_dir(dir, overwrite, &error)) {
     cli::error(error);
     return false;
   }
@@ -78,7 +51,7 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool 
       if (!r.ok) return false;
       side->model = std::move(r.model);
     } else {
-      auto r = report::build_report(side->log, out, opts);
+      auto r = jobs::build_report(side->log, out, opts);
       side->ok = r.ok;
       side->error = r.error;
       if (!r.ok) return false;
@@ -90,37 +63,6 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool 
 }
 
 }  // namespace
-
-std::optional<std::vector<std::string>> artifact_changes(const std::string& baseline,
-                                                         const std::string& log, size_t max) {
-  Side a, b;
-  a.log = baseline;
-  b.log = log;
-  read_both(&a, &b, false);
-  for (const auto* s : {&a, &b})
-    if (!s->ok) {
-      error(s->error);
-      return std::nullopt;
-    }
-  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
-  std::vector<std::string> out;
-  for (const auto& c : d.artifacts) {
-    if (out.size() == max) {
-      out.push_back(fmt::format("and {} more artifacts (tlscope diff {} {})",
-                                d.artifacts.size() - max, baseline, log));
-      break;
-    }
-    const char* how = c.kind == analysis::ArtifactChange::kChanged ? "changed"
-                      : c.kind == analysis::ArtifactChange::kOnlyA ? "only in the baseline"
-                                                                   : "not in the baseline";
-    std::string ops;
-    for (const auto& o : d.operators)
-      if (o.compile_id == c.compile_id) ops = " (operators of the compile: " +
-                                              analysis::operators_in_words(o) + ")";
-    out.push_back(fmt::format("{} {} {}{}", c.compile_id, c.artifact, how, ops));
-  }
-  return out;
-}
 
 int diff_command(int argc, char** argv) {
   CLI::App app{

@@ -30,8 +30,8 @@
 #include "cli/report_flags.h"
 #include "cli/subcommands.h"
 #include "io/input_path.h"
-#include "report/multirank.h"
-#include "report/pipeline.h"
+#include "jobs/multirank.h"
+#include "jobs/pipeline.h"
 #include "report/text_report.h"
 #include "trace/content.h"
 #include "serve/serve.h"
@@ -102,9 +102,9 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
     return rc;
   if (!tlscope::io::discover_rank_logs(a.path, &logs, &ignored, &error)) return fail(error);
   for (const auto& why : ignored) std::fprintf(stderr, "Ignoring %s\n", why.c_str());
-  if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
+  if (!tlscope::jobs::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  auto result = tlscope::report::build_multirank_report(a.path, logs, a.out, opts, jobs);
+  auto result = tlscope::jobs::build_multirank_report(a.path, logs, a.out, opts, jobs);
   for (const auto& n : result.notes) std::fprintf(stderr, "%s\n", n.c_str());
   for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
   if (!result.ok) return fail(result.error);
@@ -149,13 +149,13 @@ int run(const Args& a, const std::string& cmdline) {
   auto content = tlscope::trace::sniff_content(log);
   if (content == tlscope::trace::Content::kNeither)
     return fail(tlscope::trace::neither_message(log));
-  if (!tlscope::report::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
+  if (!tlscope::jobs::prepare_output_dir(a.out, a.overwrite, &error)) return fail(error);
   if (content == tlscope::trace::Content::kText) return run_text(a, log, opts);
 
   struct stat st {};
   ::stat(log.c_str(), &st);
   tlscope::cli::Progress bar(static_cast<uint64_t>(st.st_size));
-  auto result = tlscope::report::build_report(
+  auto result = tlscope::jobs::build_report(
       log, a.out, opts, [&](uint64_t done, uint64_t total) { bar.update(done, total); });
   bar.finish();
   const auto& stats = result.model.stats;

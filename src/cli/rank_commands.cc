@@ -16,10 +16,10 @@
 #include "cli/subcommands.h"
 #include "io/rank_logs.h"
 #include "io/shard.h"
-#include "report/multirank.h"
-#include "report/rank_files.h"
-#include "report/rank_map.h"
-#include "report/rank_merge.h"
+#include "jobs/multirank.h"
+#include "jobs/rank_files.h"
+#include "jobs/rank_map.h"
+#include "jobs/rank_merge.h"
 
 namespace tlscope::cli {
 namespace fs = std::filesystem;
@@ -39,7 +39,7 @@ const char* env(const char* name) { return std::getenv(name); }
 
 // Exit code for the ranks mapped: 1 if one has no report or, with --strict,
 // has lines that could not be used.
-int outcome(const std::vector<report::RankMapResult>& results, bool strict) {
+int outcome(const std::vector<jobs::RankMapResult>& results, bool strict) {
   uint64_t failed = 0, strict_lines = 0;
   for (const auto& r : results) {
     if (!r.ok) {
@@ -76,7 +76,7 @@ int map_one_log(const RankArgs& a, const report::Options& opts) {
   std::string out_name = fs::path(a.out).lexically_normal().filename().string();
   if (out_name.empty()) out_name = fs::path(a.out).lexically_normal().parent_path().filename();
   auto from_log = io::rank_of_log_name(fs::path(a.path).filename().string());
-  auto from_out = report::rank_of_folder_name(out_name);
+  auto from_out = jobs::rank_of_folder_name(out_name);
   std::optional<uint32_t> rank = a.rank ? a.rank : from_log ? from_log : from_out;
   if (!rank)
     return error(
@@ -91,7 +91,7 @@ int map_one_log(const RankArgs& a, const report::Options& opts) {
                  kExitUsage);
   std::printf("Processing rank %u \u2192 %s\n", *rank, a.out.c_str());
   std::fflush(stdout);
-  return outcome({report::map_rank({*rank, a.path}, a.out, opts)}, a.report.strict);
+  return outcome({jobs::map_rank({*rank, a.path}, a.out, opts)}, a.report.strict);
 }
 
 // `tlscope rank DIR -o OUT [--shard I/K | --from-env]`: this task's share of
@@ -117,7 +117,7 @@ int map_folder(const RankArgs& a, const report::Options& opts) {
   std::error_code ec;
   fs::create_directories(a.out, ec);
   if (!fs::is_directory(a.out, ec)) return error("Cannot create " + a.out);
-  if (!report::write_rank_listing(a.out, {a.path, logs}, &why)) return error(why);
+  if (!jobs::write_rank_listing(a.out, {a.path, logs}, &why)) return error(why);
   auto mine = io::select_shard(logs, shard);
   if (shard.count > 1)
     std::printf("Task %llu of %llu (%s): %zu of the %zu rank logs\n",
@@ -125,7 +125,7 @@ int map_folder(const RankArgs& a, const report::Options& opts) {
                 static_cast<unsigned long long>(shard.count), shard.source.c_str(), mine.size(),
                 logs.size());
   unsigned jobs = a.jobs ? *a.jobs : io::jobs_for_task(env);
-  auto results = report::map_ranks(mine, a.out, opts, jobs);
+  auto results = jobs::map_ranks(mine, a.out, opts, jobs);
   int rc = outcome(results, a.report.strict);
   if (rc == 0) std::printf("When every task is done: tlscope merge %s\n", a.out.c_str());
   return rc;
@@ -193,7 +193,7 @@ int merge_command(int argc, char** argv) {
   report::Options opts;
   opts.custom_header_html = header;
   opts.command_line = command_line(argc, argv);
-  auto r = report::merge_ranks(out, opts, jobs ? *jobs : io::jobs_for_task(env));
+  auto r = jobs::merge_ranks(out, opts, jobs ? *jobs : io::jobs_for_task(env));
   for (const auto& n : r.notes) std::fprintf(stderr, "%s\n", n.c_str());
   if (!r.ok) return error(r.error);
   for (const auto& p : r.problems) std::fprintf(stderr, "%s\n", p.c_str());

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -16,8 +15,9 @@
 #include "analysis/doctor.h"
 #include "analysis/ranks.h"
 #include "analysis/summary.h"
+#include "base/parallel.h"
 #include "cli/checks.h"
-#include "cli/diff_command.h"
+#include "cli/read_pair.h"
 #include "cli/show_text.h"
 #include "io/rank_logs.h"
 #include "model/ingest/read_log.h"
@@ -85,26 +85,14 @@ std::optional<Diagnosed> diagnose_input(const std::string& log) {
 std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLog>& logs,
                                                     unsigned jobs) {
   std::vector<analysis::RankDiagnosis> out(logs.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < logs.size();) {
-      out[i].log = logs[i];
-      ingest::IngestOptions opts;
-      opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
-      auto run = ingest::read_log(logs[i].path, opts);
-      if (!run.ok) {
-        out[i].error = run.error;
-        continue;
-      }
-      out[i].doctor = analysis::diagnose(run.model);
-      out[i].summary =
-          analysis::summarize_rank(logs[i].rank, logs[i].path, run.model, out[i].doctor);
-    }
-  };
-  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
+  base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
+    ingest::IngestOptions opts;
+    opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
+    auto run = ingest::read_log(logs[i].path, opts);
+    if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model);
+    out[i].log = logs[i];
+    if (!run.ok) out[i].error = run.error;
+  });
   return out;
 }
 

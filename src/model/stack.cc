@@ -2,10 +2,8 @@
 
 #include <charconv>
 
-#include "trace/json_types.h"
 
 namespace tlscope::model {
-namespace tj = trace::json;
 
 std::string Frame::raw_filename(const trace::StringTable& strings) const {
   if (uninterned_filename) return *uninterned_filename;
@@ -50,23 +48,6 @@ std::optional<uint64_t> eval_with_key_number(const std::string& f) {
   if (r.ptr == b) return std::nullopt;
   if (r.ec == std::errc::result_out_of_range) return std::nullopt;
   return v;
-}
-
-Stack parse_stack(simdjson::dom::element value) {
-  Stack out;
-  if (value.type() != simdjson::dom::element_type::ARRAY) return out;
-  for (simdjson::dom::element fe : simdjson::dom::array(value)) {
-    if (fe.type() != simdjson::dom::element_type::OBJECT) continue;
-    simdjson::dom::object o(fe);
-    Frame f;
-    f.filename_id = static_cast<uint32_t>(tj::u64_field(o, "filename").value_or(0));
-    f.line = static_cast<int32_t>(tj::i64_field(o, "line").value_or(0));
-    f.name = std::string(tj::str_field(o, "name").value_or(""));
-    f.loc = std::string(tj::str_field(o, "loc").value_or(""));
-    if (auto u = tj::str_field(o, "uninterned_filename")) f.uninterned_filename = std::string(*u);
-    out.push_back(std::move(f));
-  }
-  return out;
 }
 
 void trim_convert_frame(Stack* stack, const trace::StringTable& strings) {

@@ -2,8 +2,6 @@
 // trie that merges them (REPORT_FEATURES F37, F40).
 #pragma once
 
-#include <simdjson.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,9 +29,6 @@ struct Frame {
 };
 
 using Stack = std::vector<Frame>;
-
-// Builds a stack from a schema-checked StackSummary value.
-Stack parse_stack(simdjson::dom::element value);
 
 // Drops Dynamo's own convert_frame frames from the end of a dynamo_start stack.
 void trim_convert_frame(Stack* stack, const trace::StringTable& strings);

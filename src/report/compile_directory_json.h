@@ -3,7 +3,7 @@
 #pragma once
 
 #include "model/report_model.h"
-#include "report/output_dir.h"
+#include "report/page_writer.h"
 
 namespace tlscope::report {
 

@@ -4,7 +4,7 @@
 
 #include "io/read_file.h"
 #include "report/diff_html.h"
-#include "report/output_dir.h"
+#include "report/page_writer.h"
 #include "report/page_frame.h"
 #include "report/template.h"
 
@@ -140,7 +140,7 @@ void write_artifact_page(OutputDir& out, const std::string& out_dir, const std::
                          const analysis::ArtifactChange& c, const Options& opts) {
   std::string ta = read_report_file(out_dir + "/a", c.text_a);
   std::string tb = read_report_file(out_dir + "/b", c.text_b);
-  auto w = out.open(page, ta.size() + tb.size() + (64u << 10));
+  auto w = open_page(out, page, ta.size() + tb.size() + (64u << 10));
   if (!w) return;
   begin_page(*w, c.artifact + " " + c.compile_id, "../");
   render(*w, "artifact_diff.html",
@@ -195,7 +195,7 @@ bool write_diff_pages(const analysis::DiffReport& d, const std::string& out_dir,
                                {"only_a", html_format("{}", only_a)},
                                {"only_b", html_format("{}", only_b)},
                                {"rows", artifacts}});
-  if (auto w = out.open("diff.html")) {
+  if (auto w = open_page(out, "diff.html")) {
     begin_page(*w, "tlscope diff", "");
     render(*w, "diff.html",
            {{"a", text(a_name)},

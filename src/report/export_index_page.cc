@@ -66,7 +66,7 @@ void write_export_index(const model::ReportModel& m, OutputDir& out, const Optio
   for (const auto& e : m.index.entries())
     for (const auto& o : e.outputs)
       if (program.empty() && o.url.find("exported_program") != std::string::npos) program = o.url;
-  auto w = out.open("index.html");
+  auto w = open_page(out, "index.html");
   begin_page(*w, "Draft Export Report", "");
   render(*w, "export_index.html",
          {{"custom_header", user_supplied_html(opts.custom_header_html)},

@@ -7,7 +7,7 @@
 namespace tlscope::report {
 
 void write_failures_page(const model::ReportModel& m, OutputDir& out, const Options& opts) {
-  auto w = out.open("failures_and_restarts.html");
+  auto w = open_page(out, "failures_and_restarts.html");
   if (!w) return;
   begin_page(*w, "Failures and restarts", "");
   render(*w, "failures.html", {{"rows", [&](PageWriter& p) {

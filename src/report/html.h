@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "output/escape.h"
 #include "trace/utf8.h"
 
 namespace tlscope::report {
@@ -80,10 +81,8 @@ class Html {
 
 using trace::utf8_sequence_length;
 
-// Escapes & < > " ' and replaces invalid UTF-8 with U+FFFD; safe in text and
-// in quoted attributes alike.
-// `known_utf8`: the text was already found to be valid UTF-8 (not checked again).
-void append_escaped(std::string* out, std::string_view text, bool known_utf8 = false);
+// Escapes & < > " ' and replaces invalid UTF-8 with U+FFFD (output/escape.h).
+using output::append_escaped;
 Html text(std::string_view s);
 inline Html attr(std::string_view s) { return text(s); }
 

@@ -75,7 +75,7 @@ Html stats_html(const model::ReportModel& m) {
 
 void write_index(const model::ReportModel& m, OutputDir& out, const Options& opts,
                  const Html& doctor, const std::string& name) {
-  auto w = out.open(name);
+  auto w = open_page(out, name);
   if (!w) return;
   begin_page(*w, "tlscope report", "");
   std::string source = "Log: " + m.input_path;

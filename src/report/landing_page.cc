@@ -150,12 +150,12 @@ Html exec_order_html(const analysis::MultiRankAnalysis& a) {
 
 }  // namespace
 
-void write_landing_page(const std::string& out_dir, const std::vector<RankLog>& logs,
+void write_landing_page(const std::string& out_dir, const std::vector<io::RankLog>& logs,
                         const std::vector<analysis::RankSummary>& ranks,
                         const analysis::MultiRankAnalysis& a,
                         const std::vector<std::string>& problems, const Options& opts) {
   OutputDir out(out_dir, 0);
-  auto w = out.open("index.html");
+  auto w = open_page(out, "index.html");
   begin_page(*w, "tlscope multi-rank report", "");
   Html links;
   for (const auto& l : logs) links += part("rank_link", {{"rank", html_format("{}", l.rank)}});

@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "analysis/ranks.h"
-#include "report/multirank.h"
+#include "io/rank_logs.h"
 #include "report/options.h"
 
 namespace tlscope::report {
 
-void write_landing_page(const std::string& out_dir, const std::vector<RankLog>& logs,
+void write_landing_page(const std::string& out_dir, const std::vector<io::RankLog>& logs,
                         const std::vector<analysis::RankSummary>& ranks,
                         const analysis::MultiRankAnalysis& a,
                         const std::vector<std::string>& problems, const Options& opts);

@@ -6,7 +6,7 @@
 
 #include "report/html.h"
 #include "report/options.h"
-#include "report/output_dir.h"
+#include "report/page_writer.h"
 
 namespace tlscope::report {
 

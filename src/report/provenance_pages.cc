@@ -46,7 +46,7 @@ void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const O
     std::string mappings = read_back(out, src.node_mappings);
     auto maps = analysis::provenance_maps({pre, post, py, cpp, mappings});
     Html json = json_in_script(analysis::provenance_maps_json(maps));
-    auto w = out.open(provenance_page_name(e));
+    auto w = open_page(out, provenance_page_name(e));
     begin_page(*w, "Provenance " + e.label(), "");
     render(*w, "provenance.html",
            {{"compile_id", text(e.label())},

@@ -6,7 +6,7 @@
 namespace tlscope::report {
 
 void write_records_page(OutputDir& out, const Options& opts) {
-  auto w = out.open("records.html");
+  auto w = open_page(out, "records.html");
   if (!w) return;
   begin_page(*w, "Record browser", "");
   render(*w, "records.html", {});

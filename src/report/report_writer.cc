@@ -26,9 +26,9 @@ namespace {
 constexpr const char* kRawJsonlPart = "raw.jsonl.part";
 }  // namespace
 
-ReportWriter::ReportWriter(model::ReportModel* model, OutputDir* out, const Options& opts,
+ReportWriter::ReportWriter(const model::ReportModel& model, OutputDir* out, const Options& opts,
                            bool check_md5)
-    : model_(model), out_(out), opts_(opts), check_md5_(check_md5) {
+    : model_(&model), out_(out), opts_(opts), check_md5_(check_md5) {
   raw_jsonl_part_ = out_->open_raw(kRawJsonlPart);
   chromium_ = out_->open_raw("chromium_events.json");
   // Large stream buffers: a few hundred write calls instead of thousands.
@@ -41,6 +41,7 @@ ReportWriter::ReportWriter(model::ReportModel* model, OutputDir* out, const Opti
 }
 
 ReportWriter::~ReportWriter() {
+  if (diagnosis_.joinable()) diagnosis_.join();
   if (raw_jsonl_part_) std::fclose(raw_jsonl_part_);
   if (chromium_) std::fclose(chromium_);
 }
@@ -81,7 +82,7 @@ void ReportWriter::append_chromium_event(std::string_view json) {
   std::fwrite(line_.data(), 1, line_.size(), chromium_);
 }
 
-void ReportWriter::finish() {
+void ReportWriter::finish_files() {
   if (chromium_) {
     std::fputs(chromium_first_ ? "[]" : "\n]", chromium_);
     std::fclose(chromium_);
@@ -89,42 +90,40 @@ void ReportWriter::finish() {
   }
   assemble_raw_jsonl();
   // The diagnosis only reads the model: it runs beside the files below.
-  analysis::DoctorReport doctor;
-  std::string summary;
-  Html doctor_page;
-  std::thread diagnosis;
   if (!opts_.export_mode) {
-    diagnosis = std::thread([&] {
-      doctor = analysis::diagnose(*model_);
-      summary = analysis::summary_json(doctor, model_->input_path, opts_.command_line);
+    diagnosis_ = std::thread([this] {
+      doctor_ = analysis::diagnose(*model_);
+      summary_ = analysis::summary_json(doctor_, model_->input_path, opts_.command_line);
       Html charts =
-          timeline_chart(analysis::compile_timeline(*model_, doctor), doctor.several_runs());
-      charts += time_split_chart(analysis::time_splits(doctor), doctor.several_runs());
-      doctor_page = doctor_html(doctor, charts);
+          timeline_chart(analysis::compile_timeline(*model_, doctor_), doctor_.several_runs());
+      charts += time_split_chart(analysis::time_splits(doctor_), doctor_.several_runs());
+      doctor_page_ = doctor_html(doctor_, charts);
     });
   }
   write_static_assets(*out_);
   write_failures_page(*model_, *out_, opts_);
   write_compile_directory(*model_, *out_);
-  // The writer checks payload digests: wait for it, so that the statistics on
-  // the index count every MD5 mismatch (the provenance pages also read back
-  // files written above).
+  // The writers check payload digests: wait for them, so that the caller can
+  // count every MD5 mismatch before the index shows the statistics (the
+  // provenance pages also read back files written above).
   out_->drain();
-  if (diagnosis.joinable()) diagnosis.join();
-  model_->stats.fail_payload_md5 += out_->take_md5_failures();
+  if (diagnosis_.joinable()) diagnosis_.join();
+}
+
+void ReportWriter::finish_pages() {
   if (opts_.provenance) write_provenance_pages(*model_, *out_, opts_);
   if (opts_.export_mode) {
     write_export_index(*model_, *out_, opts_);
     return;
   }
-  out_->write_file("summary.json", std::move(summary));
+  out_->write_file("summary.json", std::move(summary_));
   write_records_page(*out_, opts_);
   // A vLLM log's index.html is the vLLM summary; the usual index follows it.
   if (model_->vllm.seen) {
     write_vllm_summary(*model_, *out_, opts_);
-    write_index(*model_, *out_, opts_, doctor_page, "tlparse_index.html");
+    write_index(*model_, *out_, opts_, doctor_page_, "tlparse_index.html");
   } else {
-    write_index(*model_, *out_, opts_, doctor_page);
+    write_index(*model_, *out_, opts_, doctor_page_);
   }
 }
 

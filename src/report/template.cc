@@ -5,7 +5,7 @@
 #include <string>
 
 #include "report/assets.h"
-#include "report/output_dir.h"
+#include "report/page_writer.h"
 
 namespace tlscope::report {
 

@@ -16,7 +16,7 @@
 #include "analysis/summary.h"
 #include "model/ingest/torch_logs_model.h"
 #include "report/doctor_html.h"
-#include "report/output_dir.h"
+#include "report/page_writer.h"
 #include "report/page_frame.h"
 #include "report/template.h"
 
@@ -160,7 +160,7 @@ std::string source_line(const model::ReportModel& m) {
 
 void write_page(OutputDir& out, const Options& opts, const std::string& source, const Html& doctor,
                 const Html& compiles, const Html& guards, const Html& lines) {
-  auto w = out.open("index.html");
+  auto w = open_page(out, "index.html");
   if (!w) return;
   begin_page(*w, "tlscope report", "");
   render(*w, "text_index.html",

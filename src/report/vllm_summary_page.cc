@@ -181,7 +181,7 @@ void write_vllm_summary(const model::ReportModel& m, OutputDir& out, const Optio
   }
   std::string source = "Log: " + m.input_path;
   if (m.rank) source += " (rank " + std::to_string(*m.rank) + ")";
-  auto w = out.open("index.html");
+  auto w = open_page(out, "index.html");
   if (!w) return;
   begin_page(*w, "vLLM Compilation Summary", "");
   render(*w, "vllm_summary.html",

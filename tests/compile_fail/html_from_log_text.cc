@@ -4,7 +4,7 @@
 #include <string>
 
 #include "report/html.h"
-#include "report/output_dir.h"
+#include "report/page_writer.h"
 
 using namespace tlscope::report;
 

@@ -9,12 +9,13 @@
 #include <sstream>
 #include <string>
 
-#include "report/output_dir.h"
+#include "output/output_dir.h"
+#include "report/page_writer.h"
 #include "trace/md5.h"
 
 namespace {
 namespace fs = std::filesystem;
-using tlscope::report::OutputDir;
+using tlscope::output::OutputDir;
 
 struct TempDir {
   fs::path path;
@@ -42,7 +43,7 @@ TEST(OutputDir, LongTextsAreEscapedByTheWriterShortOnesInline) {
   {
     OutputDir out(tmp.path.string());
     ASSERT_TRUE(out.defers_escaping());
-    auto w = out.open("a/page.html");
+    auto w = tlscope::report::open_page(out, "a/page.html");
     w->put("<pre>");
     w->put_escaped(code);  // long: deferred
     w->put("</pre><p>");

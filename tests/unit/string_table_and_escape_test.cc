@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "output/output_dir.h"
 #include "report/html.h"
-#include "report/output_dir.h"
 #include "trace/string_table.h"
 
 namespace {
 using tlscope::report::append_escaped;
 using tlscope::report::link;
-using tlscope::report::safe_segment;
+using tlscope::output::safe_segment;
 using tlscope::report::safe_url;
 using tlscope::report::text;
 using tlscope::trace::StringTable;

@@ -25,7 +25,7 @@ std::optional<ChromiumEvent> ingest_chromium_event(IngestContext& ctx) {
 // B/E pairs with args.compile_id give the time of each compiler phase,
 // nested as the pairs were open. Bounded: a log cannot make a compile's
 // nesting or its list of phases grow without end.
-void ModelBuilder::note_phase(simdjson::dom::element e) {
+void IngestState::note_phase(simdjson::dom::element e) {
   namespace tj = trace::json;
   constexpr size_t kMaxOpen = 64, kMaxPhases = 512;
   if (e.type() != simdjson::dom::element_type::OBJECT) return;

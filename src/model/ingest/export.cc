@@ -15,7 +15,7 @@ std::string str(object o, const char* k) { return std::string(tj::str_field(o, k
 
 model::Stack stack_field(object o, const char* k) {
   auto s = tj::field(o, k);
-  return s && s->type() == element_type::ARRAY ? model::parse_stack(*s) : model::Stack{};
+  return s && s->type() == element_type::ARRAY ? parse_stack(*s) : model::Stack{};
 }
 
 // frame_locals.<part> as (name, value) pairs of its string values.

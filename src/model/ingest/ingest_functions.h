@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "model/ingest/model_builder.h"
+#include "model/ingest/ingest_context.h"
 #include "model/ingest/pages.h"
 
 namespace tlscope::ingest {
@@ -41,6 +41,8 @@ std::optional<PassDiffPage> ingest_vllm_dump(IngestContext& ctx, const std::stri
 std::optional<ChromiumEvent> ingest_chromium_event(IngestContext& ctx);
 
 // stacks.cc: records that only feed the model
+// A stack from a schema-checked StackSummary value (also export.cc's).
+model::Stack parse_stack(simdjson::dom::element value);
 void ingest_stack(IngestContext& ctx);
 void ingest_dynamo_start(IngestContext& ctx);
 void ingest_shape_note(IngestContext& ctx);

@@ -9,6 +9,23 @@ namespace tj = trace::json;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 
+model::Stack parse_stack(simdjson::dom::element value) {
+  model::Stack out;
+  if (value.type() != simdjson::dom::element_type::ARRAY) return out;
+  for (simdjson::dom::element fe : simdjson::dom::array(value)) {
+    if (fe.type() != simdjson::dom::element_type::OBJECT) continue;
+    simdjson::dom::object o(fe);
+    model::Frame f;
+    f.filename_id = static_cast<uint32_t>(tj::u64_field(o, "filename").value_or(0));
+    f.line = static_cast<int32_t>(tj::i64_field(o, "line").value_or(0));
+    f.name = std::string(tj::str_field(o, "name").value_or(""));
+    f.loc = std::string(tj::str_field(o, "loc").value_or(""));
+    if (auto u = tj::str_field(o, "uninterned_filename")) f.uninterned_filename = std::string(*u);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 void ingest_dynamo_start(IngestContext& ctx) {
   object o(ctx.value());
   auto& model = ctx.b.model();
@@ -16,7 +33,7 @@ void ingest_dynamo_start(IngestContext& ctx) {
   uint32_t run = id ? model.runs.on_start(*id) : model.runs.current();
   auto st = tj::field(o, "stack");
   if (!st) return;
-  model::Stack stack = model::parse_stack(*st);
+  model::Stack stack = parse_stack(*st);
   model::trim_convert_frame(&stack, model.strings);
   if (id && id->frame_id && !id->autograd_id && !stack.empty())
     model.frame_starts.try_emplace({run, *id->frame_id}, stack.back());
@@ -27,7 +44,7 @@ void ingest_dynamo_start(IngestContext& ctx) {
 }
 
 void ingest_stack(IngestContext& ctx) {
-  ctx.b.model().unknown_trie.insert(model::parse_stack(ctx.value()), std::nullopt);
+  ctx.b.model().unknown_trie.insert(parse_stack(ctx.value()), std::nullopt);
 }
 
 void ingest_shape_note(IngestContext& ctx) {
@@ -55,9 +72,9 @@ void ingest_shape_note(IngestContext& ctx) {
     n.sources = std::string(*s1);
   }
   if (auto s = tj::field(o, "user_stack"); s && s->type() == element_type::ARRAY)
-    n.user_stack = model::parse_stack(*s);
+    n.user_stack = parse_stack(*s);
   if (auto s = tj::field(o, "stack"); s && s->type() == element_type::ARRAY)
-    n.stack = model::parse_stack(*s);
+    n.stack = parse_stack(*s);
   ctx.b.pending_notes(id->metrics_bucket()).push_back(std::move(n));
 }
 

@@ -34,19 +34,19 @@ Html readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
 
 }  // namespace
 
-void write_page(ReportWriter& w, const RecordView&, const ingest::JsonFile& page) {
+void write_page(PageContext& w, const RecordView&, const ingest::JsonFile& page) {
   w.out().write_file(page.path, page.json);
 }
 
-void write_page(ReportWriter& w, const RecordView&, const ingest::ArtifactPages& page) {
+void write_page(PageContext& w, const RecordView&, const ingest::ArtifactPages& page) {
   if (!page.json_path.empty()) w.out().write_file(page.json_path, page.json);
   if (!page.copy_path.empty()) w.out().write_file(page.copy_path, page.json);
   if (!page.companion_path.empty())
     w.out().write_file(page.companion_path, readable_stack_traces(page.kernels).str());
 }
 
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePage& page) {
-  auto p = w.out().open(page.path);
+void write_page(PageContext& w, const RecordView& rec, const ingest::DumpFilePage& page) {
+  auto p = open_page(w.out(), page.path);
   if (!p) return;
   begin_page(*p, "Source Code", "../");
   render(*p, "dump_file.html",
@@ -68,7 +68,7 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePa
   end_page(*p, "../", w.options());
 }
 
-void write_page(ReportWriter& w, const RecordView&, const ingest::ChromiumEvent& page) {
+void write_page(PageContext& w, const RecordView&, const ingest::ChromiumEvent& page) {
   w.append_chromium_event(page.json);
 }
 

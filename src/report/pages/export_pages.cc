@@ -50,8 +50,8 @@ Html locals_html(const std::optional<Pairs>& locals, const std::optional<Pairs>&
 
 }  // namespace
 
-void write_page(ReportWriter& w, const RecordView&, const ingest::SymbolicGuardPage& page) {
-  auto p = w.out().open(page.path);
+void write_page(PageContext& w, const RecordView&, const ingest::SymbolicGuardPage& page) {
+  auto p = open_page(w.out(), page.path);
   if (!p) return;
   const auto& m = w.model();
   Html cards;

@@ -5,8 +5,8 @@
 
 namespace tlscope::report {
 
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::GuardsPage& page) {
-  auto p = w.out().open(page.path);
+void write_page(PageContext& w, const RecordView& rec, const ingest::GuardsPage& page) {
+  auto p = open_page(w.out(), page.path);
   if (!p) return;
   begin_page(*p, "Guards " + rec.label(), "", base_root());
   render(*p, "guards.html",
@@ -23,9 +23,9 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::GuardsPage
 }
 
 // Highlighted in the browser by highlight.js.
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::OutputCodePage& page) {
+void write_page(PageContext& w, const RecordView& rec, const ingest::OutputCodePage& page) {
   // The code, and the page around it.
-  auto p = w.out().open(page.path, rec.payload.size() + (16u << 10));
+  auto p = open_page(w.out(), page.path, rec.payload.size() + (16u << 10));
   if (!p) return;
   Html head = base_root();
   head += "<link rel=\"stylesheet\" href=\"static/highlight.css\">";

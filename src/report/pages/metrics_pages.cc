@@ -133,8 +133,8 @@ Html seconds_row(std::string_view name, std::optional<double> v) {
 }  // namespace
 
 // The small pages of bwd_compilation_metrics and its AOT relative.
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::BackwardMetricsPage& page) {
-  auto p = w.out().open(page.path);
+void write_page(PageContext& w, const RecordView& rec, const ingest::BackwardMetricsPage& page) {
+  auto p = open_page(w.out(), page.path);
   if (!p) return;
   std::string heading =
       page.aot ? "AOT autograd backward compilation metrics" : "Backward compilation metrics";
@@ -157,8 +157,8 @@ void write_page(ReportWriter& w, const RecordView& rec, const ingest::BackwardMe
   end_page(*p, "", w.options());
 }
 
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::MetricsPage& page) {
-  auto p = w.out().open(page.path);
+void write_page(PageContext& w, const RecordView& rec, const ingest::MetricsPage& page) {
+  auto p = open_page(w.out(), page.path);
   if (!p) return;
   const model::MetricsRecord& m = *page.rec;
   const auto& strings = w.model().strings;

@@ -7,27 +7,27 @@
 
 #include "model/ingest/pages.h"
 #include "report/html.h"
-#include "report/report_writer.h"
+#include "report/page_context.h"
 
 namespace tlscope::report {
 
 using ingest::RecordView;
 
 // graph_pages.cc
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::GuardsPage& page);
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::OutputCodePage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::GuardsPage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::OutputCodePage& page);
 // metrics_pages.cc
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::MetricsPage& page);
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::BackwardMetricsPage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::MetricsPage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::BackwardMetricsPage& page);
 // artifact_pages.cc
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::JsonFile& page);
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::ArtifactPages& page);
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::DumpFilePage& page);
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::ChromiumEvent& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::JsonFile& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::ArtifactPages& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::DumpFilePage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::ChromiumEvent& page);
 // vllm_pages.cc
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::PassDiffPage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::PassDiffPage& page);
 // export_pages.cc
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::SymbolicGuardPage& page);
+void write_page(PageContext& w, const RecordView& rec, const ingest::SymbolicGuardPage& page);
 
 // Pages inside a compile-id folder resolve links from the report root.
 inline Html base_root() { return Markup("<base href=\"../\">"); }

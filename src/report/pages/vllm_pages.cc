@@ -8,8 +8,8 @@
 
 namespace tlscope::report {
 
-void write_page(ReportWriter& w, const RecordView& rec, const ingest::PassDiffPage& page) {
-  auto p = w.out().open(page.path);
+void write_page(PageContext& w, const RecordView& rec, const ingest::PassDiffPage& page) {
+  auto p = open_page(w.out(), page.path);
   if (!p) return;
   begin_page(*p, "Pass Diff: " + page.pass, "", base_root());
   render(*p, "pass_diff.html",

@@ -9,7 +9,9 @@
 #include "model/report_model.h"
 #include "report/options.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
+
+using report::Options;
 
 // Makes `dir` ready for a report: creates it, or with `overwrite` replaces it
 // if it is empty or holds a previous tlscope/tlparse report. Refuses anything
@@ -30,4 +32,4 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
 // What ingest needs of the report's options.
 ingest::IngestOptions ingest_options(const Options& opts);
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -10,7 +10,7 @@
 
 #include "analysis/ranks.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 
 // chromium_events.json: every listed rank's events with pid = rank, in rank
 // order, streamed from out_dir/rank_<N>/chromium_events.json (F59), `jobs`
@@ -41,4 +41,4 @@ class JobFiles {
   std::unique_ptr<Files> files_;
 };
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -1,4 +1,4 @@
-#include "report/output_dir.h"
+#include "output/output_dir.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,36 +11,7 @@
 
 #include <fmt/format.h>
 
-namespace tlscope::report {
-
-namespace {
-// Log texts at least this long are escaped on the writer thread, unless it
-// is behind.
-constexpr size_t kDeferEscapeBytes = 4096;
-}  // namespace
-
-PageWriter::PageWriter(OutputDir* dir, std::string rel, size_t size_hint)
-    : dir_(dir), rel_(std::move(rel)), defer_(dir->defers_escaping()), drop_(dir->discards()) {
-  if (defer_) buf_ = dir->take_buffer(size_hint);
-}
-
-PageWriter::~PageWriter() {
-  if (drop_) return;
-  if (deferred_.empty())
-    dir_->write_file(rel_, std::move(buf_));
-  else
-    dir_->write_page(rel_, std::move(buf_), std::move(deferred_));
-}
-
-void PageWriter::put_escaped(std::string_view log_text, bool utf8) {
-  if (drop_) return;
-  if (defer_ && log_text.size() >= kDeferEscapeBytes && !dir_->writers_behind()) {
-    deferred_.push_back({buf_.size(), log_text.size(), utf8});
-    buf_.append(log_text);
-    return;
-  }
-  append_escaped(&buf_, log_text, utf8);
-}
+namespace tlscope::output {
 
 OutputDir::OutputDir(std::string root, unsigned writers) : root_(std::move(root)) {
   if (!root_.empty()) root_fd_ = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -58,10 +29,6 @@ OutputDir::~OutputDir() {
   if (root_fd_ >= 0) ::close(root_fd_);
 }
 
-std::unique_ptr<PageWriter> OutputDir::open(const std::string& rel, size_t size_hint) {
-  return std::make_unique<PageWriter>(this, rel, size_hint);
-}
-
 bool OutputDir::write_all(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
@@ -73,7 +40,6 @@ bool OutputDir::write_all(int fd, std::string_view data) {
 }
 
 void OutputDir::write_now(const std::string& rel, std::string_view content) {
-  if (discard_) return;
   int fd = create(rel);
   if (fd < 0) return;
   bool ok = write_all(fd, content);
@@ -121,7 +87,6 @@ bool relative_and_inside(const std::string& rel) {
 // Creates (or truncates) a file below the root, relative to the root's
 // descriptor, never following a symlink in its place.
 int OutputDir::create(const std::string& rel) {
-  if (discard_) return -1;
   if (!relative_and_inside(rel) || !ensure_parent(rel)) {
     ++errors_;
     return -1;
@@ -149,4 +114,4 @@ FILE* OutputDir::open_raw(const std::string& rel) {
   return f;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::output

@@ -20,49 +20,16 @@
 #include <vector>
 
 #include "model/compile_index.h"
-#include "report/html.h"
 
-namespace tlscope::report {
+namespace tlscope::output {
 
 using model::safe_segment;  // every name from a log becomes one path segment
 
-class OutputDir;
-
 // A stretch of a page's bytes [at, at + size) that is log text still to be
-// HTML-escaped (see PageWriter::put_escaped).
+// HTML-escaped (see report::PageWriter::put_escaped).
 struct EscapeRange {
   size_t at, size;
   bool utf8;  // known to be valid UTF-8 (no need to check again)
-};
-
-// Collects a page and hands it to the OutputDir when destroyed.
-class PageWriter {
- public:
-  // `size_hint`: about how big the page will be (room is taken up front).
-  PageWriter(OutputDir* dir, std::string rel, size_t size_hint);
-  ~PageWriter();
-  PageWriter(const PageWriter&) = delete;
-  PageWriter& operator=(const PageWriter&) = delete;
-
-  void put(const Html& h) { append(h.str()); }
-  void put(Markup m) { append(m.str()); }
-  // Log text. Long texts (output code) are escaped by the writer thread when
-  // it keeps up, else here: the two threads share the work.
-  // `utf8`: the text is known to be valid UTF-8.
-  void put_escaped(std::string_view log_text, bool utf8 = false);
-
- private:
-  friend void render(PageWriter&, std::string_view, std::initializer_list<struct Slot>);
-  void put_template(std::string_view template_text) { append(template_text); }
-  void append(std::string_view s) {
-    if (!drop_) buf_.append(s);
-  }
-
-  OutputDir* dir_;
-  std::string rel_;
-  std::string buf_;
-  std::vector<EscapeRange> deferred_;
-  bool defer_, drop_;
 };
 
 class OutputDir {
@@ -70,31 +37,22 @@ class OutputDir {
   // `writers`: threads that write whole files (0: write on the calling thread).
   // Creating many files is kernel work that parallelises across directories.
   explicit OutputDir(std::string root, unsigned writers = 1);
-  // An OutputDir that writes nothing: for analyses that only need the model.
-  static OutputDir discarding() {
-    OutputDir d("", 0);
-    d.discard_ = true;
-    return d;
-  }
-  // Only an OutputDir without writer threads can move (discarding()).
-  OutputDir(OutputDir&& o) noexcept
-      : root_(std::move(o.root_)), root_fd_(std::exchange(o.root_fd_, -1)), discard_(o.discard_) {}
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
   ~OutputDir();
   const std::string& root() const { return root_; }
 
   // `rel` must be built from safe segments joined with '/'.
-  std::unique_ptr<PageWriter> open(const std::string& rel, size_t size_hint = 16u << 10);
   void write_file(const std::string& rel, std::string_view content);
   void write_file(const std::string& rel, std::string&& content);
   // A page whose `escapes` ranges are log text to HTML-escape while writing.
   void write_page(const std::string& rel, std::string&& content,
                   std::vector<EscapeRange>&& escapes);
   // Whether pages may leave escaping to the writer threads (there are some).
-  bool defers_escaping() const { return !threads_.empty() && !discard_; }
+  bool defers_escaping() const { return !threads_.empty(); }
   // Whether the writers have more than half the queue's worth of files still
   // to write: the producer then escapes its pages itself.
   bool writers_behind() const { return behind_.load(std::memory_order_relaxed); }
-  bool discards() const { return discard_; }
   // An empty string to build a file in, with room from an earlier file where
   // one is free: reusing buffers spares the kernel from handing out (and
   // zeroing) fresh pages for every page and payload. Like every call that
@@ -161,7 +119,6 @@ class OutputDir {
 
   std::string root_;
   int root_fd_ = -1;
-  bool discard_ = false;
   std::mutex dirs_mu_;
   std::unordered_set<std::string> dirs_;
   std::atomic<uint64_t> files_{0}, errors_{0}, md5_failures_{0};
@@ -196,4 +153,4 @@ class OutputDir {
   std::vector<std::thread> threads_;
 };
 
-}  // namespace tlscope::report
+}  // namespace tlscope::output

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace tlscope::report {
+namespace tlscope::base {
 
 // Calls f(i) for i in [begin, end) on `jobs` threads (the calling one among
 // them), each taking the next i as it finishes one.
@@ -25,4 +25,4 @@ void in_parallel(size_t begin, size_t end, unsigned jobs, const F& f) {
   for (auto& t : pool) t.join();
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::base

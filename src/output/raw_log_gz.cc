@@ -1,4 +1,4 @@
-#include "report/raw_log_gz.h"
+#include "output/raw_log_gz.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-namespace tlscope::report {
+namespace tlscope::output {
 namespace {
 
 constexpr size_t kChunk = 1u << 20;
@@ -63,4 +63,4 @@ void RawLogGzip::run() {
   ok_ = ok;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::output

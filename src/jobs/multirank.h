@@ -9,11 +9,12 @@
 
 #include "io/rank_logs.h"
 #include "report/options.h"
-#include "report/rank_map.h"
+#include "jobs/rank_map.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 
 using io::RankLog;
+using report::Options;
 
 struct MultiRankResult {
   bool ok = false;
@@ -35,4 +36,4 @@ MultiRankResult build_multirank_report(const std::string& source_dir,
                                        const std::vector<RankLog>& logs, const std::string& out_dir,
                                        const Options& opts, unsigned jobs);
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -1,4 +1,4 @@
-#include "report/pipeline.h"
+#include "jobs/pipeline.h"
 
 #include <sys/stat.h>
 
@@ -9,11 +9,11 @@
 
 #include "io/line_reader.h"
 #include "model/ingest/read_log.h"
-#include "report/output_dir.h"
-#include "report/raw_log_gz.h"
+#include "output/output_dir.h"
+#include "output/raw_log_gz.h"
 #include "report/report_writer.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 namespace fs = std::filesystem;
 
 namespace {
@@ -82,14 +82,14 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   struct stat st {};
   uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 
-  OutputDir out(out_dir);
+  output::OutputDir out(out_dir);
   io::LineReader lines(std::move(source));
   // raw.log: an in-kernel copy on the writer thread, or, for compressed
   // input, the decoded bytes as they are read.
   FILE* raw_log = nullptr;
   // raw.log.gz (K3): a gzip log is copied as it is; a plain one compressed
   // beside the run; a zstd one compressed from raw.log once it is written.
-  std::optional<RawLogGzip> raw_gz;
+  std::optional<output::RawLogGzip> raw_gz;
   if (!lines.compressed()) {
     out.copy_file("raw.log", log);
     if (opts.raw_log_gz) raw_gz.emplace(out, log);
@@ -105,13 +105,17 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   if (progress) ropts.progress = [&](uint64_t done) { progress(done, total); };
   {
     // The writer checks payload MD5s on its thread, on the copies it writes.
-    ReportWriter writer(&model, &out, opts, /*check_md5=*/true);
+    report::ReportWriter writer(model, &out, opts, /*check_md5=*/true);
     ingest::read_records(lines, &model, ropts, &writer);
     if (raw_log && !lines.gzip() && opts.raw_log_gz) {
       std::fflush(raw_log);
       raw_gz.emplace(out, out.root() + "/raw.log");
     }
-    writer.finish();
+    writer.finish_files();
+    // Payload checking is a step of its own: its failures counted into the
+    // statistics before the pages that show them are written.
+    model.stats.fail_payload_md5 += out.take_md5_failures();
+    writer.finish_pages();
   }
   if (raw_gz) raw_gz->wait();
   out.drain();
@@ -134,4 +138,4 @@ ingest::IngestOptions ingest_options(const Options& opts) {
   return i;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -11,7 +11,7 @@
 
 #include "io/rank_logs.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 
 inline constexpr const char* kRankSummaryFile = "rank_summary.json";
 inline constexpr const char* kRankListingFile = "rank_logs.json";
@@ -43,4 +43,4 @@ bool write_rank_listing(const std::string& out_dir, const RankListing& listing, 
 // nullopt with an empty `error` when there is no such file.
 std::optional<RankListing> read_rank_listing(const std::string& out_dir, std::string* error);
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

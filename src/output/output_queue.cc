@@ -1,7 +1,7 @@
 // OutputDir's writer threads: jobs handed over in batches, MD5 checks of a
 // batch side by side, buffers handed back for reuse, and file copies done a
 // piece at a time between batches.
-#include "report/output_dir.h"
+#include "output/output_dir.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,9 +9,10 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "output/escape.h"
 #include "trace/md5.h"
 
-namespace tlscope::report {
+namespace tlscope::output {
 
 namespace {
 // Memory held by queued files (their buffers' capacity) beyond which the
@@ -256,7 +257,6 @@ void OutputDir::check_payload(std::string_view payload, std::string_view md5) {
 }
 
 void OutputDir::copy_file(const std::string& rel, const std::string& src) {
-  if (discard_) return;
   int in = ::open(src.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) {
     ++errors_;
@@ -266,7 +266,6 @@ void OutputDir::copy_file(const std::string& rel, const std::string& src) {
 }
 
 void OutputDir::move_after(const std::string& rel, std::string_view head, const std::string& part) {
-  if (discard_) return;
   int in = ::openat(root_fd_, part.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (in < 0) {
     ++errors_;
@@ -303,7 +302,6 @@ void OutputDir::start_copy(const std::string& rel, int in, std::string_view head
 }
 
 void OutputDir::enqueue(Job job) {
-  if (discard_) return;
   if (threads_.empty()) {
     Batch one;
     one.push_back(std::move(job));
@@ -378,4 +376,4 @@ void OutputDir::run_job(const Job& job, std::string* scratch) {
   write_now(job.rel, *scratch);
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::output

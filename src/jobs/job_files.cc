@@ -1,6 +1,6 @@
 // The job-wide JSON files of a multi-rank report (REPORT_FEATURES F59-F62),
 // written from the rank summaries and the ranks' own chromium_events.json.
-#include "report/job_files.h"
+#include "jobs/job_files.h"
 
 #include <cmath>
 #include <cstdio>
@@ -14,11 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/output_dir.h"
-#include "report/parallel.h"
+#include "output/output_dir.h"
+#include "base/parallel.h"
 #include "trace/chromium_json.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
@@ -63,7 +63,7 @@ class JsonArrayFile {
   }
 
  private:
-  OutputDir out_;
+  output::OutputDir out_;
   FILE* f_ = nullptr;
   bool first_ = true;
 };
@@ -88,7 +88,7 @@ void write_combined_chromium(const std::vector<uint32_t>& ranks, const std::stri
   std::vector<std::vector<std::string>> items(batch);
   for (size_t start = 0; start < ranks.size(); start += batch) {
     size_t end = std::min(ranks.size(), start + batch);
-    in_parallel(start, end, jobs, [&](size_t i) {
+    base::in_parallel(start, end, jobs, [&](size_t i) {
       uint32_t r = ranks[i];
       auto path = fs::path(out_dir) / fmt::format("rank_{}", r) / "chromium_events.json";
       trace::for_each_event_as_pid(path.string(), r, [&](const std::string& item) {
@@ -215,4 +215,4 @@ void JobFiles::finish() {
                 (fs::path(out_dir_) / "collective_schedules.json").c_str());
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

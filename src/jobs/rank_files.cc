@@ -1,4 +1,4 @@
-#include "report/rank_files.h"
+#include "jobs/rank_files.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -17,7 +17,7 @@
 
 #include "io/read_file.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 namespace fs = std::filesystem;
 
 namespace {
@@ -186,4 +186,4 @@ std::optional<RankListing> read_rank_listing(const std::string& out_dir, std::st
   return listing;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

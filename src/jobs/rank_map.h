@@ -8,7 +8,9 @@
 #include "io/rank_logs.h"
 #include "report/options.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
+
+using report::Options;
 
 struct RankMapResult {
   // The folder is in place. Its report may still have failed (the log could
@@ -22,4 +24,4 @@ struct RankMapResult {
 // it and renamed into place, replacing an earlier run's folder.
 RankMapResult map_rank(const io::RankLog& log, const std::string& rank_dir, const Options& opts);
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -8,9 +8,9 @@
 #include <string>
 #include <thread>
 
-#include "report/output_dir.h"
+#include "output/output_dir.h"
 
-namespace tlscope::report {
+namespace tlscope::output {
 
 class RawLogGzip {
  public:
@@ -31,4 +31,4 @@ class RawLogGzip {
   std::thread thread_;
 };
 
-}  // namespace tlscope::report
+}  // namespace tlscope::output

@@ -1,4 +1,4 @@
-#include "report/rank_map.h"
+#include "jobs/rank_map.h"
 
 #include <filesystem>
 
@@ -8,11 +8,11 @@
 
 #include "analysis/doctor.h"
 #include "analysis/rank_summary_json.h"
-#include "report/output_dir.h"
-#include "report/pipeline.h"
-#include "report/rank_files.h"
+#include "output/output_dir.h"
+#include "jobs/pipeline.h"
+#include "jobs/rank_files.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
@@ -32,7 +32,7 @@ void write_parity(const analysis::RankSummary& r, const std::string& rank_dir) {
        "from those the output code launches (summed over op kinds); missing_waits = launched "
        "collectives without a matching wait_tensor. Only graphs with a difference are listed."},
       {"graphs", graphs}};
-  OutputDir(rank_dir, 0).write_file("collectives_parity.json", doc.dump(2));
+  output::OutputDir(rank_dir, 0).write_file("collectives_parity.json", doc.dump(2));
 }
 
 analysis::RankSummary summarize(const io::RankLog& log, const std::string& dir,
@@ -68,7 +68,7 @@ RankMapResult map_rank(const io::RankLog& log, const std::string& rank_dir, cons
   auto built = begin_rank_folder(rank_dir, &result.error);
   if (!built) return result;
   result.summary = summarize(log, *built, opts);
-  OutputDir out(*built, 0);
+  output::OutputDir out(*built, 0);
   out.write_file(kRankSummaryFile, analysis::rank_summary_json(result.summary));
   out.drain();
   if (out.errors() > 0) {
@@ -81,4 +81,4 @@ RankMapResult map_rank(const io::RankLog& log, const std::string& rank_dir, cons
   return result;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "report/options.h"
-#include "report/rank_files.h"
+#include "jobs/rank_files.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
+
+using report::Options;
 
 struct MergeResult {
   bool ok = false;                    // the landing page was written
@@ -36,4 +38,4 @@ struct MapOutcome {
 MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigned jobs,
                         const MapOutcome* known = nullptr);
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

@@ -1,5 +1,5 @@
 #include "analysis/text.h"
-#include "report/multirank.h"
+#include "jobs/multirank.h"
 
 #include <unistd.h>
 
@@ -11,11 +11,11 @@
 
 #include <fmt/format.h>
 
-#include "report/parallel.h"
-#include "report/rank_files.h"
-#include "report/rank_merge.h"
+#include "base/parallel.h"
+#include "jobs/rank_files.h"
+#include "jobs/rank_merge.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 namespace fs = std::filesystem;
 
 std::vector<RankMapResult> map_ranks(const std::vector<RankLog>& logs, const std::string& out_dir,
@@ -32,7 +32,7 @@ std::vector<RankMapResult> map_ranks(const std::vector<RankLog>& logs, const std
   for (const auto& log : logs)
     std::printf("Processing rank %u \u2192 %s\n", log.rank, rank_dir(log).c_str());
   std::fflush(stdout);
-  in_parallel(0, logs.size(), jobs, [&](size_t i) {
+  base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
     Options rank_opts = opts;
     rank_opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
     results[i] = map_rank(logs[i], rank_dir(logs[i]), rank_opts);
@@ -75,4 +75,4 @@ MultiRankResult build_multirank_report(const std::string& source_dir,
   return result;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

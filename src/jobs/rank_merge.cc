@@ -1,4 +1,4 @@
-#include "report/rank_merge.h"
+#include "jobs/rank_merge.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,12 +14,12 @@
 #include "analysis/rank_summary_json.h"
 #include "analysis/ranks.h"
 #include "io/read_file.h"
-#include "report/job_files.h"
+#include "jobs/job_files.h"
 #include "report/landing_page.h"
-#include "report/parallel.h"
-#include "report/rank_files.h"
+#include "base/parallel.h"
+#include "jobs/rank_files.h"
 
-namespace tlscope::report {
+namespace tlscope::jobs {
 namespace fs = std::filesystem;
 
 namespace {
@@ -97,7 +97,7 @@ void write_job_files(const std::string& out_dir, const std::vector<analysis::Ran
   std::vector<analysis::RankSummary> full(batch);
   for (size_t start = 0; start < lean.size(); start += batch) {
     size_t end = std::min(lean.size(), start + batch);
-    in_parallel(start, end, jobs,
+    base::in_parallel(start, end, jobs,
                 [&](size_t i) { full[i - start] = load(out_dir, lean[i].rank, lean[i].log); });
     for (size_t i = start; i < end; ++i) {
       // Changed since the first read (a task still writing): its lists are left out.
@@ -139,7 +139,7 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
   for (const auto& [r, log] : ranks) logs.push_back({r, log});
   // Every summary, its op lists dropped once read: what the analyses need.
   std::vector<analysis::RankSummary> summaries(logs.size());
-  in_parallel(0, logs.size(), jobs, [&](size_t i) {
+  base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
     summaries[i] = load(out_dir, logs[i].rank, logs[i].path);
     analysis::drop_ops(&summaries[i]);
     if (!known || !summaries[i].error.empty()) return;
@@ -180,4 +180,4 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
   return result;
 }
 
-}  // namespace tlscope::report
+}  // namespace tlscope::jobs

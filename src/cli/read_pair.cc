@@ -1,0 +1,61 @@
+#include "cli/read_pair.h"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+#include "analysis/diff.h"
+#include "analysis/diff_out.h"
+#include "cli/checks.h"
+#include "model/ingest/read_any.h"
+
+namespace tlscope::cli {
+
+void read_both(Side* a, Side* b, bool exact) {
+  auto read = [exact](Side* s) {
+    ingest::IngestOptions opts;
+    opts.noise_digests = !exact;
+    auto r = ingest::read_any_log(s->log, opts);
+    s->ok = r.ok;
+    s->error = r.error;
+    if (!r.ok) return;
+    s->model = std::move(r.model);
+    s->doctor = analysis::diagnose(s->model);
+  };
+  std::thread t(read, b);
+  read(a);
+  t.join();
+}
+
+std::optional<std::vector<std::string>> artifact_changes(const std::string& baseline,
+                                                         const std::string& log, size_t max) {
+  Side a, b;
+  a.log = baseline;
+  b.log = log;
+  read_both(&a, &b, false);
+  for (const auto* s : {&a, &b})
+    if (!s->ok) {
+      error(s->error);
+      return std::nullopt;
+    }
+  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
+  std::vector<std::string> out;
+  for (const auto& c : d.artifacts) {
+    if (out.size() == max) {
+      out.push_back(fmt::format("and {} more artifacts (tlscope diff {} {})",
+                                d.artifacts.size() - max, baseline, log));
+      break;
+    }
+    const char* how = c.kind == analysis::ArtifactChange::kChanged ? "changed"
+                      : c.kind == analysis::ArtifactChange::kOnlyA ? "only in the baseline"
+                                                                   : "not in the baseline";
+    std::string ops;
+    for (const auto& o : d.operators)
+      if (o.compile_id == c.compile_id) ops = " (operators of the compile: " +
+                                              analysis::operators_in_words(o) + ")";
+    out.push_back(fmt::format("{} {} {}{}", c.compile_id, c.artifact, how, ops));
+  }
+  return out;
+}
+
+}  // namespace tlscope::cli

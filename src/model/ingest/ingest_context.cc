@@ -1,0 +1,125 @@
+#include "model/ingest/ingest_context.h"
+
+#include <bit>
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "trace/md5.h"
+#include "trace/noise.h"
+
+namespace tlscope::ingest {
+namespace {
+
+// F12: "<stem>_<n>.<ext>"; the extension is after the last '.', a leading dot
+// does not count.
+std::string splice_number(const std::string& base, uint64_t n) {
+  size_t dot = base.rfind('.');
+  if (dot == std::string::npos || dot == 0) return fmt::format("{}_{}", base, n);
+  return fmt::format("{}_{}{}", base.substr(0, dot), n, base.substr(dot));
+}
+
+}  // namespace
+
+std::string_view IngestContext::subgraph_name() const {
+  return env.has(trace::Key::kSubgraphName)
+             ? env.value(trace::Key::kSubgraphName).get_string().value_unsafe()
+             : std::string_view();
+}
+
+std::string IngestContext::add_file(std::string_view base_name, bool holds_payload) {
+  uint64_t n = b.next_number();
+  std::string rel = folder + "/" + splice_number(model::safe_segment(base_name), n);
+  model::Output o;
+  o.subgraph = subgraph_name();
+  if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  if (rec.has_payload && b.options().noise_digests) {
+    o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
+    if (trace::is_graph_artifact(base_name))
+      o.operators = trace::graph_operators(
+          rec.payload, base_name.substr(0, 20) == "inductor_output_code");
+  }
+  o.holds_payload = holds_payload;
+  o.name = rel;
+  o.url = rel;
+  o.number = n;
+  o.suffix = model::cache_suffix(rel);
+  entry->outputs.push_back(std::move(o));
+  if (holds_payload) payload_file = rel;
+  return rel;
+}
+
+std::string IngestContext::add_payload_file(std::string_view base_name) {
+  std::string rel = add_file(base_name, true);
+  verbatim.push_back(rel);
+  return rel;
+}
+
+void IngestContext::add_global(const std::string& rel) {
+  model::Output o;
+  o.subgraph = subgraph_name();
+  if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  if (rec.has_payload && b.options().noise_digests)
+    o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
+  o.name = rel;
+  o.url = rel;
+  o.number = b.next_number();
+  o.suffix = model::cache_suffix(rel);
+  entry->outputs.push_back(std::move(o));
+}
+
+void IngestContext::add_link(std::string_view name, std::string_view url) {
+  model::Output o;
+  o.subgraph = subgraph_name();
+  o.name = std::string(name);
+  o.url = std::string(url);
+  o.number = b.next_number();
+  o.is_link = true;
+  entry->outputs.push_back(std::move(o));
+}
+
+bool IngestState::parse_payload_json(std::string_view payload, simdjson::dom::element* out) {
+  // Record payloads carry SIMDJSON_PADDING readable bytes (see trace_reader.h).
+  return payload_parser_.parse(payload.data(), payload.size(), false).get(*out) ==
+         simdjson::SUCCESS;
+}
+
+void IngestState::message(const std::string& text) {
+  std::fprintf(stderr, "%s%s\n", opts_.message_prefix.c_str(), text.c_str());
+}
+
+void IngestState::parser_failure(const std::string& parser, const std::string& why) {
+  ++model_->stats.fail_parser;
+  message("Parser " + parser + " failed: " + why);
+}
+
+void IngestState::emit(IngestContext& ctx, Page&& page) {
+  if (!sink_) return;
+  RecordView view{ctx.rec.lineno, ctx.env.compile_id, *ctx.entry,
+                  ctx.folder,     ctx.rec.payload,    ctx.rec.payload_utf8};
+  sink_->on_page(view, std::move(page));
+}
+
+namespace {
+// What a compile's bucket holds, taken out of `pending`.
+template <typename Map>
+typename Map::mapped_type take(Map& pending, const trace::CompileId& bucket) {
+  typename Map::mapped_type out;
+  if (auto it = pending.find(bucket); it != pending.end()) {
+    out = std::move(it->second);
+    pending.erase(it);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<model::ShapeNote> IngestState::take_notes(const trace::CompileId& bucket) {
+  return take(pending_notes_, bucket);
+}
+
+std::vector<model::TensorInput> IngestState::take_inputs(const trace::CompileId& bucket) {
+  return take(pending_inputs_, bucket);
+}
+
+}  // namespace tlscope::ingest

@@ -1,0 +1,16 @@
+// HTML escaping of log text: the one function that does it, used by pages
+// as they are built (report/html.h) and by the writer threads for the long
+// texts a page leaves to them (OutputDir::write_page).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tlscope::output {
+
+// Escapes & < > " ' and replaces invalid UTF-8 with U+FFFD; safe in text and
+// in quoted attributes alike.
+// `known_utf8`: the text was already found to be valid UTF-8 (not checked again).
+void append_escaped(std::string* out, std::string_view text, bool known_utf8 = false);
+
+}  // namespace tlscope::output

@@ -1,0 +1,84 @@
+// The log builder of the analysis unit tests (analysis_log.h).
+#include "analysis_log.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "io/byte_source.h"
+#include "io/line_reader.h"
+#include "model/ingest/read_log.h"
+#include "trace/md5.h"
+
+namespace tlscope::analysis_log {
+using nlohmann::json;
+
+namespace {
+
+// A log held in memory, read as if it were a file.
+class StringSource : public io::ByteSource {
+ public:
+  explicit StringSource(std::string text) : text_(std::move(text)) {}
+  long read(char* buf, size_t n) override {
+    size_t k = std::min(n, text_.size() - at_);
+    std::memcpy(buf, text_.data() + at_, k);
+    at_ += k;
+    return static_cast<long>(k);
+  }
+  uint64_t file_offset() const override { return at_; }
+
+ private:
+  std::string text_;
+  size_t at_ = 0;
+};
+
+}  // namespace
+
+// One trace record: a glog prefix, the envelope, and the payload (with its
+// MD5 in has_payload) on TAB-led lines.
+std::string rec(json env, const std::optional<std::string>& payload) {
+  if (payload) {
+    std::string_view v = *payload;
+    trace::Md5Digest d;
+    trace::md5_many(&v, 1, &d);
+    env["has_payload"] = trace::to_hex(d);
+  }
+  std::string s = "V1201 10:00:00.000000 4242 torch/_dynamo/x.py:10] " + env.dump() + "\n";
+  if (payload) {
+    size_t start = 0;
+    for (;;) {
+      size_t nl = payload->find('\n', start);
+      s += "\t" + payload->substr(start, nl == std::string::npos ? nl : nl - start) + "\n";
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+  }
+  return s;
+}
+
+// A record of compile [frame/compile_attempt]: `body` is its one key.
+std::string at(int frame, int compile, json body, const std::optional<std::string>& payload,
+               int attempt) {
+  body["frame_id"] = frame;
+  body["frame_compile_id"] = compile;
+  body["attempt"] = attempt;
+  return rec(std::move(body), payload);
+}
+
+model::ReportModel read_text(const std::string& log, bool noise_digests) {
+  io::LineReader lines(std::make_unique<StringSource>(log));
+  model::ReportModel m;
+  m.input_path = "test.log";
+  ingest::ReadOptions opts;
+  opts.ingest.noise_digests = noise_digests;
+  ingest::read_records(lines, &m, opts);
+  // A test log that does not read cleanly would test nothing.
+  EXPECT_EQ(m.stats.strict_failures(), 0u) << m.stats.to_string();
+  EXPECT_EQ(m.stats.unknown, 0u) << m.stats.to_string();
+  return m;
+}
+
+}  // namespace tlscope::analysis_log
+
