@@ -244,12 +244,13 @@ class Diagnoser {
     for (const auto& r : m_.metrics) {
       if (!r.id || r.restart_reasons.empty()) continue;
       CompileRef b = ref_of(r.run, *r.id);
-      from_metrics.insert(b);
       auto w = where.find(b);
       for (const auto& reason : r.restart_reasons) {
         Category cat = classify_graph_break(reason);
-        // Dynamo restarting its own analysis is not a graph break.
+        // Dynamo restarting its own analysis is not a graph break; a compile
+        // whose metrics list only such restarts keeps its break artifacts.
         if (cat == Category::kInternalRestart) continue;
+        from_metrics.insert(b);
         add_break(b, first_line(reason), w == where.end() ? "" : w->second, reason, cat);
       }
     }

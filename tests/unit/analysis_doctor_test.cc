@@ -252,6 +252,25 @@ const std::string kPrintBreak =
 // Graph breaks: restart reasons of the metrics (user location from the
 // artifact of the same compile) or, without them, the artifact; Dynamo's
 // own restarts left out; grouped by pattern and place, most frequent first.
+// A compile whose metrics name only Dynamo's internal restart still has the
+// graph break its artifact tells of (it was lost once: the metrics hid it).
+TEST(Doctor, BreakArtifactCountsWhenMetricsListOnlyAnInternalRestart) {
+  std::string log =
+      at(0, 0, start()) +
+      at(0, 0, artifact("dynamo_graph_break_reason", "string"),
+         "Graph break in user code at /home/u/model.py:7\nGraph Break Reason: "
+         "Call to `torch._dynamo.graph_break()`\nUser code traceback:\n  File \"x.py\", line 1") +
+      at(0, 0,
+         metrics("forward", 1.0,
+                 {{"restart_reasons",
+                   {"<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"}}}));
+  DoctorReport d = diagnose(read_text(log, false));
+  EXPECT_EQ(d.totals.graph_breaks, 1u);
+  ASSERT_EQ(d.graph_breaks.size(), 1u);
+  EXPECT_EQ(d.graph_breaks[0].category, Category::kExplicitBreak);
+  EXPECT_EQ(d.graph_breaks[0].user_frame, "/home/u/model.py:7");
+}
+
 TEST(Doctor, GraphBreaksAreGroupedClassifiedAndCounted) {
   auto note = [](int frame, const std::string& where, const std::string& reason) {
     return at(frame, 0, artifact("dynamo_graph_break_reason", "string"),
