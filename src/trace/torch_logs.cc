@@ -385,250 +385,291 @@ void Reader::feed(std::string_view raw) {
 
 void Reader::finish() { close(); }
 
+namespace {
+
+// What a graph-break message says, gathered from its first line and the rest.
+struct BreakParts {
+  std::string reason, frames, location, rest, fn, file, exception;
+  int64_t line = 0;
+  bool in_frames = false, duplicate = false;
+};
+
+// "WON'T CONVERT g /a/b.py line 7"; (2022) "WONT CONVERT g a/b.py   17342".
+void wont_convert(std::string_view f, BreakParts* p) {
+  std::string_view w = trim(f.substr(f[3] == '\'' ? 14 : 13));
+  p->reason = "WON'T CONVERT " + std::string(w) + " (skip: the frame was not converted)";
+  size_t sp = w.find(' ');
+  size_t ln = w.rfind(" line ");
+  size_t digits = w.find_last_not_of("0123456789");
+  if (sp != std::string_view::npos && ln != std::string_view::npos && ln > sp) {
+    p->fn = std::string(w.substr(0, sp));
+    p->file = std::string(w.substr(sp + 1, ln - sp - 1));
+    p->line = digits_at(w, ln + 6) ? std::stoll(std::string(w.substr(ln + 6, 12))) : 0;
+  } else if (sp != std::string_view::npos && digits != std::string_view::npos &&
+             digits + 1 < w.size() && digits > sp && blank(w[digits])) {
+    p->fn = std::string(w.substr(0, sp));
+    p->file = std::string(trim(w.substr(sp + 1, digits - sp)));
+    p->line = std::stoll(std::string(w.substr(digits + 1, 12)));
+  }
+  if (!p->fn.empty() && p->line > 0)  // without the padding of the 2022 form
+    p->reason = "WON'T CONVERT " + p->fn + " " + p->file + " line " + std::to_string(p->line) +
+                " (skip: the frame was not converted)";
+}
+
+// "Graph break: REASON from user code at: FRAME"
+void graph_break_colon(std::string_view f, BreakParts* p) {
+  std::string_view r = trim(f.substr(12));
+  size_t from = r.find("from user code at");
+  std::string_view tail;
+  if (from != std::string_view::npos) {
+    tail = trim(r.substr(from + 17));
+    if (!tail.empty() && tail.front() == ':') tail = trim(tail.substr(1));
+    r = trim(r.substr(0, from));
+  }
+  p->reason = std::string(r == "skip:" ? "skip: Dynamo skipped the frame" : r);
+  if (!p->reason.empty() && p->reason.back() == ':') p->reason.pop_back();
+  if (!tail.empty()) {
+    p->frames += "  " + std::string(tail) + "\n";
+    std::string tf;
+    int64_t tl = 0;
+    std::string tfn;
+    if (traceback_frame(tail, &tf, &tl, &tfn)) p->file = tf, p->line = tl, p->fn = tfn;
+  }
+  p->in_frames = true;
+}
+
+// The first line of a graph-break message.
+void break_head(std::string_view f, bool item, BreakParts* p) {
+  if (item) {
+    p->reason = "Unsupported Tensor.item() call (Graph break from `Tensor.item()`)";
+  } else if (starts_with(f, "Graph break in user code at ") || starts_with(f, "Graph break (")) {
+    size_t at = f.find(" in user code at ");
+    if (at != std::string_view::npos) p->location = std::string(trim(f.substr(at + 17)));
+    p->duplicate = starts_with(f, "Graph break (");
+  } else if (starts_with(f, "WON'T CONVERT ") || starts_with(f, "WONT CONVERT ")) {
+    wont_convert(f, p);
+  } else if (starts_with(f, "Graph break:")) {
+    graph_break_colon(f, p);
+  }
+}
+
+// The lines after the first: the reason, the user frames, a traceback's
+// exception, and the rest (explanation, hints, config lines).
+void break_body(const std::vector<std::string>& body, BreakParts* p) {
+  bool in_traceback = false;
+  for (size_t i = 1; i < body.size(); ++i) {
+    std::string_view t = trim(body[i]);
+    if (starts_with(t, "Graph break: from user code at") || starts_with(t, "User code traceback:")) {
+      p->in_frames = true;
+      continue;
+    }
+    if (starts_with(t, "Traceback (most recent call last)")) {
+      in_traceback = true;
+      continue;
+    }
+    if (starts_with(t, "Reason: ") || starts_with(t, "Graph Break Reason: ")) {
+      p->reason = std::string(t.substr(t[0] == 'R' ? 8 : 20));
+      continue;
+    }
+    std::string tf, tfn;
+    int64_t tl = 0;
+    if (traceback_frame(t, &tf, &tl, &tfn)) {
+      if (!in_traceback) {
+        p->frames += body[i] + "\n";
+        p->file = tf, p->line = tl, p->fn = tfn;
+      }
+      continue;
+    }
+    if (in_traceback) {
+      if (t.find("Unsupported: ") != std::string_view::npos ||
+          (t.find("Error: ") != std::string_view::npos && t.find(' ') > t.find("Error: ")))
+        p->exception = std::string(t);
+      continue;
+    }
+    if (p->in_frames) {
+      if (!t.empty()) p->frames += body[i] + "\n";
+      continue;
+    }
+    p->rest += body[i] + "\n";
+  }
+}
+
+// The event of a graph-break message, its text as the structured trace writes it.
+GraphBreak graph_break_of(BreakParts& p) {
+  if (p.reason.empty() && !p.exception.empty()) {
+    size_t u = p.exception.find("Unsupported: ");
+    p.reason = u != std::string::npos ? p.exception.substr(u + 13) : p.exception;
+  }
+  if (p.reason.empty()) p.reason = p.duplicate ? "(details suppressed)" : "(no reason given)";
+  if (p.location.empty() && !p.file.empty()) p.location = p.file + ":" + std::to_string(p.line);
+  if (p.fn.empty() && !p.location.empty()) {
+    size_t colon = p.location.rfind(':');
+    p.file = p.location.substr(0, colon);
+    p.line = colon == std::string::npos ? 0 : std::atoll(p.location.c_str() + colon + 1);
+  }
+  GraphBreak g;
+  g.duplicate = p.duplicate;
+  g.function = p.fn;
+  g.file = p.file;
+  g.line = p.line;
+  g.text = (p.location.empty() ? std::string("Graph break in user code\n")
+                               : "Graph break in user code at " + p.location + "\n") +
+           "Graph Break Reason: " + p.reason + "\n" + p.rest +
+           (p.frames.empty() ? "" : "User code traceback:\n" + p.frames);
+  return g;
+}
+
+// "for function 'g' (b.py:7)" -> the function, its file and line.
+void limit_function_place(std::string_view s, LimitHit* h) {
+  size_t q1 = s.find('\'');
+  size_t q2 = q1 == std::string_view::npos ? q1 : s.find('\'', q1 + 1);
+  if (q2 == std::string_view::npos) return;
+  h->function = std::string(s.substr(q1 + 1, q2 - q1 - 1));
+  size_t p1 = s.find('(', q2), p2 = s.find(')', q2);
+  if (p1 == std::string_view::npos || p2 == std::string_view::npos || p2 < p1) return;
+  std::string_view where = s.substr(p1 + 1, p2 - p1 - 1);
+  size_t colon = where.rfind(':');
+  if (colon != std::string_view::npos && digits_at(where, colon + 1) > 0) {
+    h->file = std::string(where.substr(0, colon));
+    h->line = std::stoll(std::string(where.substr(colon + 1, 12)));
+  } else {
+    h->file = std::string(where);
+  }
+}
+
+// The first line of a limit message: which limit, its value, and (L0) the
+// function and the guard that failed last.
+void limit_head(std::string_view f, LimitHit* h) {
+  size_t cfg = f.find("config.");
+  if (cfg != std::string_view::npos) {
+    size_t e = cfg + 7;
+    while (e < f.size() && (std::isalnum(static_cast<unsigned char>(f[e])) || f[e] == '_')) ++e;
+    h->limit_name = std::string(f.substr(cfg + 7, e - cfg - 7));
+  } else {
+    h->limit_name = "cache_size_limit";
+  }
+  size_t open = f.find('(');
+  if (open != std::string_view::npos && digits_at(f, open + 1) > 0)
+    h->limit = std::stoll(std::string(
+        f.substr(open + 1, digits_at(f, open + 1) > 12 ? 12 : digits_at(f, open + 1))));
+  // L0: "for function 'g' (b.py:7), due to ... [['guard']]"
+  if (size_t ff = f.find("for function "); ff != std::string_view::npos) {
+    limit_function_place(f.substr(ff + 13), h);
+    auto guards = python_strings(
+        f.substr(f.find("due to") == std::string_view::npos ? f.size() : f.find("due to")));
+    if (!guards.empty()) h->last_reason = guards.back();
+  }
+}
+
+}  // namespace
+
 void Reader::close() {
   Kind kind = kind_;
   kind_ = Kind::kNone;
   if (kind == Kind::kNone || body_.empty()) return;
-  const std::string& first = body_[0];
   switch (kind) {
     case Kind::kNone:
       return;
-    case Kind::kGuards: {
-      bool more = continues_dump_;
-      continues_dump_ = false;
-      if (!more) ++events_.guard_dumps;
-      last_guards_ = events_.lines;
-      size_t size = 0;
-      for (const auto& l : body_) size += l.size() + 1;
-      bool kept = events_.guard_text_bytes + size <= Events::kMaxGuardText &&
-                  (!more || last_dump_kept_);
-      last_dump_kept_ = kept;
-      if (!kept) return;
-      events_.guard_text_bytes += size;
-      if (!more) events_.guards.push_back({compile_id_, events_.recompiles.size(), rank_, {}});
-      std::string& text = events_.guards.back().text;
-      for (const auto& l : body_) text.append(l).push_back('\n');
-      return;
-    }
-    case Kind::kRecompile: {
-      Recompile r;
-      function_in(std::string_view(first).substr(21), &r.function, &r.file, &r.line);
-      r.compile_id = compile_id_;
-      r.rank = rank_;
-      for (size_t i = 1; i < body_.size(); ++i) {
-        std::string_view t = trim(body_[i]);
-        if (starts_with(t, "- ")) r.reasons.push_back(guard_reason(t.substr(2)));
-      }
-      events_.recompiles.push_back(std::move(r));
-      return;
-    }
-    case Kind::kRecompileTuple: {
-      // ('Recompiling function g in /a/b.py:7', 'triggered by ...: X')
-      std::string all;
-      for (const auto& b : body_) all += b + "\n";
-      std::vector<std::string> parts = python_strings(all);
-      Recompile r;
-      r.compile_id = compile_id_;
-      r.rank = rank_;
-      if (!parts.empty() && starts_with(parts[0], "Recompiling function "))
-        function_in(std::string_view(parts[0]).substr(21), &r.function, &r.file, &r.line);
-      if (parts.size() > 1) {
-        std::string_view why = parts[1];
-        size_t colon = why.find(": ");
-        std::string_view rest = colon == std::string_view::npos ? why : why.substr(colon + 2);
-        if (!rest.empty() && rest.front() == '[') {
-          for (const auto& g : python_strings(rest))
-            if (g != "___guarded_code.valid") r.reasons.push_back(guard_reason(g));
-        } else if (!rest.empty()) {
-          r.reasons.push_back(guard_reason(rest));
-        }
-      }
-      events_.recompiles.push_back(std::move(r));
-      return;
-    }
-    case Kind::kLimit: {
-      LimitHit h;
-      h.compile_id = compile_id_;
-      h.rank = rank_;
-      std::string_view f = first;
-      size_t cfg = f.find("config.");
-      if (cfg != std::string_view::npos) {
-        size_t e = cfg + 7;
-        while (e < f.size() && (std::isalnum(static_cast<unsigned char>(f[e])) || f[e] == '_')) ++e;
-        h.limit_name = std::string(f.substr(cfg + 7, e - cfg - 7));
-      } else {
-        h.limit_name = "cache_size_limit";
-      }
-      size_t open = f.find('(');
-      if (open != std::string_view::npos && digits_at(f, open + 1) > 0)
-        h.limit = std::stoll(std::string(
-            f.substr(open + 1, digits_at(f, open + 1) > 12 ? 12 : digits_at(f, open + 1))));
-      // L0: "for function 'g' (b.py:7), due to ... [['guard']]"
-      auto function_place = [&](std::string_view s) {
-        size_t q1 = s.find('\'');
-        size_t q2 = q1 == std::string_view::npos ? q1 : s.find('\'', q1 + 1);
-        if (q2 == std::string_view::npos) return;
-        h.function = std::string(s.substr(q1 + 1, q2 - q1 - 1));
-        size_t p1 = s.find('(', q2), p2 = s.find(')', q2);
-        if (p1 == std::string_view::npos || p2 == std::string_view::npos || p2 < p1) return;
-        std::string_view where = s.substr(p1 + 1, p2 - p1 - 1);
-        size_t colon = where.rfind(':');
-        if (colon != std::string_view::npos && digits_at(where, colon + 1) > 0) {
-          h.file = std::string(where.substr(0, colon));
-          h.line = std::stoll(std::string(where.substr(colon + 1, 12)));
-        } else {
-          h.file = std::string(where);
-        }
-      };
-      if (size_t ff = f.find("for function "); ff != std::string_view::npos) {
-        function_place(f.substr(ff + 13));
-        auto guards = python_strings(
-            f.substr(f.find("due to") == std::string_view::npos ? f.size() : f.find("due to")));
-        if (!guards.empty()) h.last_reason = guards.back();
-      }
-      for (size_t i = 1; i < body_.size(); ++i) {
-        std::string_view t = trim(body_[i]);
-        if (starts_with(t, "function:")) function_place(t.substr(9));
-        if (starts_with(t, "last reason:")) h.last_reason = std::string(trim(t.substr(12)));
-        if (starts_with(t, "reasons:")) {
-          auto g = python_strings(t.substr(8));
-          if (!g.empty()) h.last_reason = g.back();
-        }
-      }
-      events_.limit_hits.push_back(std::move(h));
-      return;
-    }
+    case Kind::kGuards:
+      return close_guards();
+    case Kind::kRecompile:
+      return close_recompile();
+    case Kind::kRecompileTuple:
+      return close_recompile_tuple();
+    case Kind::kLimit:
+      return close_limit();
     case Kind::kBreak:
-    case Kind::kItemBreak: {
-      GraphBreak g;
-      g.compile_id = compile_id_;
-      g.rank = rank_;
-      std::string reason, frames, location, rest;
-      std::string fn, file;
-      int64_t line = 0;
-      bool in_frames = false, in_traceback = false;
-      std::string exception;
-      std::string_view f = first;
-      if (kind == Kind::kItemBreak) {
-        reason = "Unsupported Tensor.item() call (Graph break from `Tensor.item()`)";
-      } else if (starts_with(f, "Graph break in user code at ") ||
-                 starts_with(f, "Graph break (")) {
-        size_t at = f.find(" in user code at ");
-        if (at != std::string_view::npos) location = std::string(trim(f.substr(at + 17)));
-        g.duplicate = starts_with(f, "Graph break (");
-      } else if (starts_with(f, "WON'T CONVERT ") || starts_with(f, "WONT CONVERT ")) {
-        std::string_view w = trim(f.substr(f[3] == '\'' ? 14 : 13));
-        reason = "WON'T CONVERT " + std::string(w) + " (skip: the frame was not converted)";
-        // WON'T CONVERT g /a/b.py line 7; (2022) WONT CONVERT g a/b.py   17342
-        size_t sp = w.find(' ');
-        size_t ln = w.rfind(" line ");
-        size_t digits = w.find_last_not_of("0123456789");
-        if (sp != std::string_view::npos && ln != std::string_view::npos && ln > sp) {
-          fn = std::string(w.substr(0, sp));
-          file = std::string(w.substr(sp + 1, ln - sp - 1));
-          line = digits_at(w, ln + 6) ? std::stoll(std::string(w.substr(ln + 6, 12))) : 0;
-        } else if (sp != std::string_view::npos && digits != std::string_view::npos &&
-                   digits + 1 < w.size() && digits > sp && blank(w[digits])) {
-          fn = std::string(w.substr(0, sp));
-          file = std::string(trim(w.substr(sp + 1, digits - sp)));
-          line = std::stoll(std::string(w.substr(digits + 1, 12)));
-        }
-        if (!fn.empty() && line > 0)  // without the padding of the 2022 form
-          reason = "WON'T CONVERT " + fn + " " + file + " line " + std::to_string(line) +
-                   " (skip: the frame was not converted)";
-      } else if (starts_with(f, "Graph break:")) {
-        std::string_view r = trim(f.substr(12));
-        size_t from = r.find("from user code at");
-        std::string_view tail;
-        if (from != std::string_view::npos) {
-          tail = trim(r.substr(from + 17));
-          if (!tail.empty() && tail.front() == ':') tail = trim(tail.substr(1));
-          r = trim(r.substr(0, from));
-        }
-        reason = std::string(r == "skip:" ? "skip: Dynamo skipped the frame" : r);
-        if (!reason.empty() && reason.back() == ':') reason.pop_back();
-        if (!tail.empty()) {
-          frames += "  " + std::string(tail) + "\n";
-          std::string tf;
-          int64_t tl = 0;
-          std::string tfn;
-          if (traceback_frame(tail, &tf, &tl, &tfn)) file = tf, line = tl, fn = tfn;
-        }
-        in_frames = true;
-      }
-      for (size_t i = 1; i < body_.size(); ++i) {
-        std::string_view t = trim(body_[i]);
-        if (starts_with(t, "Graph break: from user code at")) {
-          in_frames = true;
-          continue;
-        }
-        if (starts_with(t, "Traceback (most recent call last)")) {
-          in_traceback = true;
-          continue;
-        }
-        if (starts_with(t, "Reason: ")) {
-          reason = std::string(t.substr(8));
-          continue;
-        }
-        if (starts_with(t, "Graph Break Reason: ")) {
-          reason = std::string(t.substr(20));
-          continue;
-        }
-        if (starts_with(t, "User code traceback:")) {
-          in_frames = true;
-          continue;
-        }
-        std::string tf, tfn;
-        int64_t tl = 0;
-        if (traceback_frame(t, &tf, &tl, &tfn)) {
-          if (!in_traceback) {
-            frames += std::string(body_[i]) + "\n";
-            file = tf, line = tl, fn = tfn;
-          }
-          continue;
-        }
-        if (in_traceback) {
-          if (t.find("Unsupported: ") != std::string_view::npos ||
-              (t.find("Error: ") != std::string_view::npos && t.find(' ') > t.find("Error: ")))
-            exception = std::string(t);
-          continue;
-        }
-        if (in_frames) {
-          if (!t.empty()) frames += std::string(body_[i]) + "\n";
-          continue;
-        }
-        rest += std::string(body_[i]) + "\n";  // explanation, hints, config lines
-      }
-      if (reason.empty() && !exception.empty()) {
-        size_t u = exception.find("Unsupported: ");
-        reason = u != std::string::npos ? exception.substr(u + 13) : exception;
-      }
-      if (reason.empty()) reason = g.duplicate ? "(details suppressed)" : "(no reason given)";
-      if (location.empty() && !file.empty()) location = file + ":" + std::to_string(line);
-      if (fn.empty() && !location.empty()) {
-        size_t colon = location.rfind(':');
-        file = location.substr(0, colon);
-        line = colon == std::string::npos ? 0 : std::atoll(location.c_str() + colon + 1);
-      }
-      g.function = fn;
-      g.file = file;
-      g.line = line;
-      g.text = (location.empty() ? std::string("Graph break in user code\n")
-                                 : "Graph break in user code at " + location + "\n") +
-               "Graph Break Reason: " + reason + "\n" + rest +
-               (frames.empty() ? "" : "User code traceback:\n" + frames);
-      // The same message again (a loop breaking each step) is counted, not kept.
-      std::string key = g.compile_id + "\n" + (g.duplicate ? "dup\n" : "\n") +
-                        (g.rank ? std::to_string(*g.rank) : "") + "\n" + g.text;
-      auto [it, added] = break_index_.try_emplace(std::move(key), events_.graph_breaks.size());
-      if (!added) {
-        ++events_.graph_breaks[it->second].count;
-        return;
-      }
-      events_.graph_breaks.push_back(std::move(g));
-      return;
+    case Kind::kItemBreak:
+      return close_break(kind == Kind::kItemBreak);
+  }
+}
+
+void Reader::close_guards() {
+  bool more = continues_dump_;
+  continues_dump_ = false;
+  if (!more) ++events_.guard_dumps;
+  last_guards_ = events_.lines;
+  size_t size = 0;
+  for (const auto& l : body_) size += l.size() + 1;
+  bool kept =
+      events_.guard_text_bytes + size <= Events::kMaxGuardText && (!more || last_dump_kept_);
+  last_dump_kept_ = kept;
+  if (!kept) return;
+  events_.guard_text_bytes += size;
+  if (!more) events_.guards.push_back({compile_id_, events_.recompiles.size(), rank_, {}});
+  std::string& text = events_.guards.back().text;
+  for (const auto& l : body_) text.append(l).push_back('\n');
+}
+
+void Reader::close_recompile() {
+  Recompile r;
+  function_in(std::string_view(body_[0]).substr(21), &r.function, &r.file, &r.line);
+  r.compile_id = compile_id_;
+  r.rank = rank_;
+  for (size_t i = 1; i < body_.size(); ++i) {
+    std::string_view t = trim(body_[i]);
+    if (starts_with(t, "- ")) r.reasons.push_back(guard_reason(t.substr(2)));
+  }
+  events_.recompiles.push_back(std::move(r));
+}
+
+// ('Recompiling function g in /a/b.py:7', 'triggered by ...: X')
+void Reader::close_recompile_tuple() {
+  std::string all;
+  for (const auto& b : body_) all += b + "\n";
+  std::vector<std::string> parts = python_strings(all);
+  Recompile r;
+  r.compile_id = compile_id_;
+  r.rank = rank_;
+  if (!parts.empty() && starts_with(parts[0], "Recompiling function "))
+    function_in(std::string_view(parts[0]).substr(21), &r.function, &r.file, &r.line);
+  if (parts.size() > 1) {
+    std::string_view why = parts[1];
+    size_t colon = why.find(": ");
+    std::string_view rest = colon == std::string_view::npos ? why : why.substr(colon + 2);
+    if (!rest.empty() && rest.front() == '[') {
+      for (const auto& g : python_strings(rest))
+        if (g != "___guarded_code.valid") r.reasons.push_back(guard_reason(g));
+    } else if (!rest.empty()) {
+      r.reasons.push_back(guard_reason(rest));
     }
   }
+  events_.recompiles.push_back(std::move(r));
+}
+
+void Reader::close_limit() {
+  LimitHit h;
+  h.compile_id = compile_id_;
+  h.rank = rank_;
+  limit_head(body_[0], &h);
+  for (size_t i = 1; i < body_.size(); ++i) {
+    std::string_view t = trim(body_[i]);
+    if (starts_with(t, "function:")) limit_function_place(t.substr(9), &h);
+    if (starts_with(t, "last reason:")) h.last_reason = std::string(trim(t.substr(12)));
+    if (starts_with(t, "reasons:")) {
+      auto g = python_strings(t.substr(8));
+      if (!g.empty()) h.last_reason = g.back();
+    }
+  }
+  events_.limit_hits.push_back(std::move(h));
+}
+
+void Reader::close_break(bool item) {
+  BreakParts p;
+  break_head(body_[0], item, &p);
+  break_body(body_, &p);
+  GraphBreak g = graph_break_of(p);
+  g.compile_id = compile_id_;
+  g.rank = rank_;
+  // The same message again (a loop breaking each step) is counted, not kept.
+  std::string key = g.compile_id + "\n" + (g.duplicate ? "dup\n" : "\n") +
+                    (g.rank ? std::to_string(*g.rank) : "") + "\n" + g.text;
+  auto [it, added] = break_index_.try_emplace(std::move(key), events_.graph_breaks.size());
+  if (!added) {
+    ++events_.graph_breaks[it->second].count;
+    return;
+  }
+  events_.graph_breaks.push_back(std::move(g));
 }
 
 }  // namespace tlscope::trace::torch_logs

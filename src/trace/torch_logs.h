@@ -99,7 +99,13 @@ class Reader {
 
  private:
   enum class Kind { kNone, kRecompile, kRecompileTuple, kLimit, kBreak, kItemBreak, kGuards };
+  // The open message, ended: its event into events_.
   void close();
+  void close_guards();
+  void close_recompile();
+  void close_recompile_tuple();
+  void close_limit();
+  void close_break(bool item);
   void start(Kind kind, const Line& l);
 
   Kind kind_ = Kind::kNone;
