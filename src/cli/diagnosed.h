@@ -1,0 +1,34 @@
+// The doctor's commands' reading of their input: a trace log, TORCH_LOGS
+// text ("-": standard input) or a folder of rank logs, read into the model
+// and diagnosed; and the sums and words they share.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/doctor.h"
+#include "analysis/ranks.h"
+
+namespace tlscope::cli {
+
+// A log read and diagnosed: one diagnosis, or one per rank (TORCH_LOGS
+// text that names several ranks).
+struct Diagnosed {
+  std::optional<analysis::DoctorReport> one;
+  std::vector<analysis::RankDiagnosis> ranks;
+};
+
+// A trace log or TORCH_LOGS text; nullopt (with a message printed) on
+// failure or when it is neither.
+std::optional<Diagnosed> diagnose_input(const std::string& log);
+// A folder of rank logs: every rank diagnosed, in parallel.
+std::optional<std::vector<analysis::RankDiagnosis>> diagnose_dir(const std::string& dir);
+std::vector<analysis::RankSummary> summaries_of(const std::vector<analysis::RankDiagnosis>& ranks);
+std::string plural(uint64_t n, const char* one, const char* many);
+void add_totals(analysis::Totals* sum, const analysis::Totals& t);
+analysis::Totals sum_of(const std::vector<analysis::RankDiagnosis>& ranks);
+bool is_dir(const std::string& p);
+
+}  // namespace tlscope::cli
