@@ -59,108 +59,115 @@ size_t duration_end(std::string_view s, size_t i) {
   return 0;
 }
 
+// Each matcher looks at s[i] (`boundary`: no word character before it) and,
+// when its value starts there, appends the placeholder to `out` and returns
+// where the value ends; else 0.
+
+// 0x7f3a2c1b5e40
+size_t address(std::string_view s, size_t i, bool boundary, std::string* out) {
+  if (s[i] != '0' || !boundary || i + 1 >= s.size() || (s[i + 1] != 'x' && s[i + 1] != 'X'))
+    return 0;
+  size_t j = i + 2;
+  while (j < s.size() && hex(s[j])) ++j;
+  if (j - i - 2 < 6 || (j < s.size() && word(s[j]))) return 0;
+  *out += "0x<addr>";
+  return j;
+}
+
+// 140234567890123 (an object id), 1796062635869184 (a timestamp);
+// ___check_type_id(L['x'], 10759232) (a type's id, shorter); a duration
+// with its unit (Guard latency = 131.98 us).
+size_t number(std::string_view s, size_t i, bool boundary, std::string* out) {
+  if (!digit(s[i]) || !boundary) return 0;
+  if (size_t e = duration_end(s, i)) {
+    *out += "<t>";
+    return e;
+  }
+  size_t j = i;
+  while (j < s.size() && digit(s[j])) ++j;
+  bool end = j == s.size() || !word(s[j]);
+  if (!end || (j - i < 12 && !guard_id_at(s, i, j))) return 0;
+  *out += "<n>";
+  return j;
+}
+
+// /tmp/tmpa8_kz3q1: a folder of Python's tempfile (tmp and 8 random
+// letters, digits or underscores); /tmp/torchinductor_alice.
+size_t temp_folder(std::string_view s, size_t i, bool, std::string* out) {
+  if (s[i] != '/') return 0;
+  if (s.substr(i, 8) == "/tmp/tmp" && i + 16 <= s.size()) {
+    size_t j = i + 8;
+    while (j < i + 16 && (lower_alnum(s[j]) || s[j] == '_')) ++j;
+    if (j == i + 16 && (j == s.size() || !word(s[j]))) {
+      *out += "/tmp/tmp<random>";
+      return j;
+    }
+  }
+  if (s.substr(i, 19) != "/tmp/torchinductor_") return 0;
+  size_t j = i + 19;
+  while (j < s.size() && s[j] != '/' && !std::isspace(static_cast<unsigned char>(s[j])) &&
+         s[j] != '"' && s[j] != '\'')
+    ++j;
+  *out += "/tmp/torchinductor_<user>";
+  return j;
+}
+
+// cabc7d2k...: a cache key or a hashed file name. Any other word of lower
+// case letters and digits is copied whole (a number inside it is no id).
+size_t hash_or_word(std::string_view s, size_t i, bool boundary, std::string* out) {
+  if (!lower_alnum(s[i]) || !boundary) return 0;
+  size_t j = i;
+  bool letters = false, digits = false;
+  while (j < s.size() && lower_alnum(s[j])) {
+    (digit(s[j]) ? digits : letters) = true;
+    ++j;
+  }
+  if (j - i >= 32 && letters && digits && (j == s.size() || !word(s[j]) || s[j] == '_'))
+    *out += "<hash>";
+  else
+    out->append(s.substr(i, j - i));
+  return j;
+}
+
+// "compile_time_s": 1.25
+size_t json_time(std::string_view s, size_t i, bool, std::string* out) {
+  if (s[i] != '"') return 0;
+  size_t close = s.find('"', i + 1);
+  if (close == std::string_view::npos || close - i >= 64) return 0;
+  size_t j = close + 1;
+  while (j < s.size() && s[j] == ' ') ++j;
+  if (j >= s.size() || s[j] != ':' || !time_key(s.substr(i + 1, close - i - 1))) return 0;
+  ++j;
+  while (j < s.size() && s[j] == ' ') ++j;
+  size_t k = j;
+  if (k < s.size() && s[k] == '-') ++k;
+  size_t num = k;
+  while (k < s.size() && (digit(s[k]) || s[k] == '.' || s[k] == 'e' || s[k] == 'E' ||
+                          s[k] == '+' || s[k] == '-'))
+    ++k;
+  if (k == num || !digit(s[num])) return 0;
+  out->append(s.substr(i, j - i));
+  *out += "<t>";
+  return k;
+}
+
 }  // namespace
 
 std::string without_noise(std::string_view s) {
+  using Matcher = size_t (*)(std::string_view, size_t, bool, std::string*);
+  static constexpr Matcher kMatchers[] = {address, number, temp_folder, hash_or_word, json_time};
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    char c = s[i];
+  for (size_t i = 0; i < s.size();) {
     bool boundary = i == 0 || !word(s[i - 1]);
-    // 0x7f3a2c1b5e40
-    if (c == '0' && boundary && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
-      size_t j = i + 2;
-      while (j < s.size() && hex(s[j])) ++j;
-      if (j - i - 2 >= 6 && (j == s.size() || !word(s[j]))) {
-        out += "0x<addr>";
-        i = j;
-        continue;
-      }
+    size_t end = 0;
+    for (Matcher m : kMatchers)
+      if ((end = m(s, i, boundary, &out)) != 0) break;
+    if (end) {
+      i = end;
+    } else {
+      out.push_back(s[i++]);
     }
-    // 140234567890123 (an object id), 1796062635869184 (a timestamp);
-    // ___check_type_id(L['x'], 10759232) (a type's id, shorter); a
-    // duration with its unit
-    if (digit(c) && boundary) {
-      if (size_t e = duration_end(s, i)) {  // Guard latency = 131.98 us
-        out += "<t>";
-        i = e;
-        continue;
-      }
-      size_t j = i;
-      while (j < s.size() && digit(s[j])) ++j;
-      bool end = j == s.size() || !word(s[j]);
-      if (end && (j - i >= 12 || guard_id_at(s, i, j))) {
-        out += "<n>";
-        i = j;
-        continue;
-      }
-    }
-    // /tmp/tmpa8_kz3q1: a folder of Python's tempfile (tmp and 8 random
-    // letters, digits or underscores)
-    if (c == '/' && s.substr(i, 8) == "/tmp/tmp" && i + 16 <= s.size()) {
-      size_t j = i + 8;
-      while (j < i + 16 && (lower_alnum(s[j]) || s[j] == '_')) ++j;
-      if (j == i + 16 && (j == s.size() || !word(s[j]))) {
-        out += "/tmp/tmp<random>";
-        i = j;
-        continue;
-      }
-    }
-    // /tmp/torchinductor_alice
-    if (c == '/' && s.substr(i, 19) == "/tmp/torchinductor_") {
-      size_t j = i + 19;
-      while (j < s.size() && s[j] != '/' && !std::isspace(static_cast<unsigned char>(s[j])) &&
-             s[j] != '"' && s[j] != '\'')
-        ++j;
-      out += "/tmp/torchinductor_<user>";
-      i = j;
-      continue;
-    }
-    // cabc7d2k...: a cache key or a hashed file name
-    if (lower_alnum(c) && boundary) {
-      size_t j = i;
-      bool letters = false, digits = false;
-      while (j < s.size() && lower_alnum(s[j])) {
-        (digit(s[j]) ? digits : letters) = true;
-        ++j;
-      }
-      if (j - i >= 32 && letters && digits && (j == s.size() || !word(s[j]) || s[j] == '_')) {
-        out += "<hash>";
-        i = j;
-        continue;
-      }
-      out.append(s.substr(i, j - i));
-      i = j;
-      continue;
-    }
-    // "compile_time_s": 1.25
-    if (c == '"' ) {
-      size_t close = s.find('"', i + 1);
-      if (close != std::string_view::npos && close - i < 64) {
-        std::string_view key = s.substr(i + 1, close - i - 1);
-        size_t j = close + 1;
-        while (j < s.size() && s[j] == ' ') ++j;
-        if (j < s.size() && s[j] == ':' && time_key(key)) {
-          ++j;
-          while (j < s.size() && s[j] == ' ') ++j;
-          size_t k = j;
-          if (k < s.size() && s[k] == '-') ++k;
-          size_t num = k;
-          while (k < s.size() && (digit(s[k]) || s[k] == '.' || s[k] == 'e' || s[k] == 'E' ||
-                                  s[k] == '+' || s[k] == '-'))
-            ++k;
-          if (k > num && digit(s[num])) {
-            out.append(s.substr(i, j - i));
-            out += "<t>";
-            i = k;
-            continue;
-          }
-        }
-      }
-    }
-    out.push_back(c);
-    ++i;
   }
   return out;
 }
