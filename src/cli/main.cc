@@ -191,53 +191,32 @@ int run(const Args& a, const std::string& cmdline) {
   return show_report(a);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-#ifdef TLSCOPE_MIMALLOC
-  // 2 MiB pages where the kernel gives them (transparent huge pages): the
-  // buffers that carry payloads and pages to the writer are first touched in
-  // one fault per 2 MiB instead of one per 4 KiB (bench/README.md). Memory
-  // mimalloc took before main() keeps small pages, so the report is built on
-  // a thread started from here (below), whose memory is all new.
-  mi_option_enable(mi_option_large_os_pages);
-  mi_option_set(mi_option_eager_commit_delay, 0);
-#endif
-  // `tlscope summary|check|show ...`; a log named like a subcommand needs "./".
-  if (int rc = 0; tlscope::cli::run_subcommand(argc, argv, &rc)) return rc;
-  if (argc >= 2 && std::string_view(argv[1]) == "diff")
-    return tlscope::cli::diff_command(argc, argv);
-  if (argc >= 2 && std::string_view(argv[1]) == "bundle")
-    return tlscope::cli::bundle_command(argc, argv);
-  if (argc >= 2 && std::string_view(argv[1]) == "rank")
-    return tlscope::cli::rank_command(argc, argv);
-  if (argc >= 2 && std::string_view(argv[1]) == "merge")
-    return tlscope::cli::merge_command(argc, argv);
+// The report's command line into `a`; -1 when it parsed, else the exit code.
+int parse_report_args(int argc, char** argv, Args* a) {
   CLI::App app{
       "tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
       "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
       "tlscope show LOG COMPILE_ID [ARTIFACT] | tlscope diff A B | tlscope bundle LOG -o FILE |\n"
       "tlscope rank LOG|DIR -o OUT [--shard I/K|--from-env] | tlscope merge OUT",
       "tlscope"};
-  Args a;
   tlscope::cli::use_our_usage_errors(app);
   app.set_version_flag("-V,--version", std::string("tlscope ") + TLSCOPE_VERSION);
-  app.add_option("path", a.path, "Trace log (plain, .gz or .zst), or a folder with --latest")
+  app.add_option("path", a->path, "Trace log (plain, .gz or .zst), or a folder with --latest")
       ->required();
-  app.add_option("-o", a.out, "Output folder (default: tl_out)")
+  app.add_option("-o", a->out, "Output folder (default: tl_out)")
       ->check(tlscope::cli::non_empty_folder());
-  app.add_flag("--latest", a.latest, "Read the newest file in the folder PATH");
-  app.add_flag("--overwrite", a.overwrite, "Replace the output folder if it holds a report");
-  tlscope::cli::add_report_flags(app, &a.report);
-  app.add_flag("--strict-compile-id", a.strict_compile_id,
+  app.add_flag("--latest", a->latest, "Read the newest file in the folder PATH");
+  app.add_flag("--overwrite", a->overwrite, "Replace the output folder if it holds a report");
+  tlscope::cli::add_report_flags(app, &a->report);
+  app.add_flag("--strict-compile-id", a->strict_compile_id,
                "Exit 1 if any record had an invalid compile id");
-  app.add_flag("--no-browser", a.no_browser, "Do not open the report in a browser");
-  app.add_flag("--all-ranks-html", a.all_ranks, "Report for a folder of per-rank logs");
-  app.add_flag("--serve", a.serve,
+  app.add_flag("--no-browser", a->no_browser, "Do not open the report in a browser");
+  app.add_flag("--all-ranks-html", a->all_ranks, "Report for a folder of per-rank logs");
+  app.add_flag("--serve", a->serve,
                "Serve the report over HTTP until Ctrl+C instead of opening a browser");
-  app.add_option("--port", a.port, "Port for --serve (default: the first free one from 8000)")
+  app.add_option("--port", a->port, "Port for --serve (default: the first free one from 8000)")
       ->check(CLI::Range(1, 65535));
-  app.add_option("--host", a.host, "Address for --serve to listen on (default: 127.0.0.1)");
+  app.add_option("--host", a->host, "Address for --serve to listen on (default: 127.0.0.1)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -255,12 +234,42 @@ int main(int argc, char** argv) {
   // --port and --host belong to --serve; an address that is none is said
   // at once, before the report is made.
   for (const char* opt : {"--port", "--host"})
-    if (app.count(opt) > 0 && !a.serve)
+    if (app.count(opt) > 0 && !a->serve)
       return tlscope::cli::error(std::string(opt) + " is for --serve: add --serve to serve the report",
                                  tlscope::cli::kExitUsage);
-  if (a.serve)
-    if (auto why = tlscope::serve::host_problem(a.host))
+  if (a->serve)
+    if (auto why = tlscope::serve::host_problem(a->host))
       return tlscope::cli::error(*why, tlscope::cli::kExitUsage);
+  return -1;
+}
+
+// The commands other than the report's; -1 when argv names none of them.
+int run_command(int argc, char** argv) {
+  // `tlscope summary|check|show ...`; a log named like a subcommand needs "./".
+  if (int rc = 0; tlscope::cli::run_subcommand(argc, argv, &rc)) return rc;
+  std::string_view cmd = argc >= 2 ? argv[1] : "";
+  if (cmd == "diff") return tlscope::cli::diff_command(argc, argv);
+  if (cmd == "bundle") return tlscope::cli::bundle_command(argc, argv);
+  if (cmd == "rank") return tlscope::cli::rank_command(argc, argv);
+  if (cmd == "merge") return tlscope::cli::merge_command(argc, argv);
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef TLSCOPE_MIMALLOC
+  // 2 MiB pages where the kernel gives them (transparent huge pages): the
+  // buffers that carry payloads and pages to the writer are first touched in
+  // one fault per 2 MiB instead of one per 4 KiB (bench/README.md). Memory
+  // mimalloc took before main() keeps small pages, so the report is built on
+  // a thread started from here (below), whose memory is all new.
+  mi_option_enable(mi_option_large_os_pages);
+  mi_option_set(mi_option_eager_commit_delay, 0);
+#endif
+  if (int rc = run_command(argc, argv); rc >= 0) return rc;
+  Args a;
+  if (int rc = parse_report_args(argc, argv, &a); rc >= 0) return rc;
   int rc = 0;
   auto work = [&] {
     try {
