@@ -32,6 +32,80 @@ void TraceReader::read_payload(uint64_t* last_line) {
   payload_.reserve(payload_.size() + simdjson::SIMDJSON_PADDING);
 }
 
+// The line's prefix and envelope into `rec` and env_; false when the line is
+// not a record (counted, said, and the visitor told of a schema error).
+bool TraceReader::read_envelope(const io::Line& line, Record* rec, RecordVisitor* visitor) {
+  auto prefix = scan_glog_prefix(line.text);
+  if (!prefix) {
+    ++stats_->fail_glog;
+    message("Failed to parse glog prefix on line " + std::to_string(line.number));
+    return false;
+  }
+  std::string why;
+  DecodeStatus st = decoder_.decode(prefix->json, &env_, &why);
+  rec->lineno = line.number;
+  rec->prefix = *prefix;
+  // Reading payload lines may move the line buffer: keep our own copy.
+  pathname_.assign(prefix->pathname);
+  thread_digits_.assign(prefix->thread_digits);
+  lineno_digits_.assign(prefix->lineno_digits);
+  if (!simdjson::validate_utf8(pathname_.data(), pathname_.size())) ++stats_->invalid_utf8;
+  rec->prefix.pathname = pathname_;
+  rec->prefix.thread_digits = thread_digits_;
+  rec->prefix.lineno_digits = lineno_digits_;
+  rec->prefix.json = {};
+  rec->env = &env_;
+  if (st == DecodeStatus::kOk) return true;
+  ++stats_->fail_json;
+  if (st == DecodeStatus::kInvalidJson &&
+      !simdjson::validate_utf8(prefix->json.data(), prefix->json.size()))
+    ++stats_->invalid_utf8;
+  message("Failed to parse metadata JSON on line " + std::to_string(line.number) + ": " + why);
+  if (st == DecodeStatus::kSchemaError) visitor->on_rejected(*rec, Rejection::kSchemaError);
+  return false;
+}
+
+void TraceReader::count_unknown_keys() {
+  for (auto k : env_.unknown_keys) {
+    ++stats_->unknown;
+    ++stats_->unknown_names[std::string(k)];
+    if (opts_.verbose)
+      std::fprintf(stderr, "%sUnknown field %.*s\n", opts_.message_prefix.c_str(), int(k.size()),
+                   k.data());
+  }
+}
+
+// {"str": ["/a/b.py", 3]}: an entry of the string table.
+void TraceReader::intern_string() {
+  simdjson::dom::array a(env_.value(Key::kStr));
+  auto it = a.begin();
+  std::string_view s = (*it).get_string().value_unsafe();
+  ++it;
+  strings_->set(static_cast<uint32_t>((*it).get_uint64().value_unsafe()), s);
+}
+
+void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
+  uint64_t last = line_number;
+  read_payload(&last);
+  rec->has_payload = true;
+  rec->payload = payload_;
+  rec->payload_storage = &payload_;
+  rec->payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
+  if (!rec->payload_utf8) ++stats_->invalid_utf8;
+  if (opts_.verify_md5) {
+    rec->md5_ok = md5_matches(payload_, env_.has_payload());
+    if (!rec->md5_ok) ++stats_->fail_payload_md5;
+  }
+}
+
+// Rank filter. Unlike the reference, records without a rank are kept: they
+// come from the same process (REPORT_FEATURES J22).
+bool TraceReader::rank_matches() {
+  if (!env_.rank) return true;
+  if (!expected_rank_) expected_rank_ = env_.rank;
+  return *expected_rank_ == *env_.rank;
+}
+
 void TraceReader::run(RecordVisitor* visitor) {
   io::Line line;
   uint64_t next_progress = 0;
@@ -41,78 +115,18 @@ void TraceReader::run(RecordVisitor* visitor) {
       next_progress = lines_->file_offset() + (1u << 20);
     }
     if (line.text.empty()) continue;
-    auto prefix = scan_glog_prefix(line.text);
-    if (!prefix) {
-      ++stats_->fail_glog;
-      message("Failed to parse glog prefix on line " + std::to_string(line.number));
-      continue;
-    }
-    std::string why;
-    DecodeStatus st = decoder_.decode(prefix->json, &env_, &why);
     Record rec;
-    rec.lineno = line.number;
-    rec.prefix = *prefix;
-    // Reading payload lines may move the line buffer: keep our own copy.
-    pathname_.assign(prefix->pathname);
-    thread_digits_.assign(prefix->thread_digits);
-    lineno_digits_.assign(prefix->lineno_digits);
-    if (!simdjson::validate_utf8(pathname_.data(), pathname_.size())) ++stats_->invalid_utf8;
-    rec.prefix.pathname = pathname_;
-    rec.prefix.thread_digits = thread_digits_;
-    rec.prefix.lineno_digits = lineno_digits_;
-    rec.prefix.json = {};
-    rec.env = &env_;
-    if (st == DecodeStatus::kInvalidJson) {
-      ++stats_->fail_json;
-      if (!simdjson::validate_utf8(prefix->json.data(), prefix->json.size()))
-        ++stats_->invalid_utf8;
-      message("Failed to parse metadata JSON on line " + std::to_string(line.number) + ": " + why);
-      continue;
-    }
-    if (st == DecodeStatus::kSchemaError) {
-      ++stats_->fail_json;
-      message("Failed to parse metadata JSON on line " + std::to_string(line.number) + ": " + why);
-      visitor->on_rejected(rec, Rejection::kSchemaError);
-      continue;
-    }
-    for (auto k : env_.unknown_keys) {
-      ++stats_->unknown;
-      ++stats_->unknown_names[std::string(k)];
-      if (opts_.verbose)
-        std::fprintf(stderr, "%sUnknown field %.*s\n", opts_.message_prefix.c_str(), int(k.size()),
-                     k.data());
-    }
+    if (!read_envelope(line, &rec, visitor)) continue;
+    count_unknown_keys();
     if (env_.has(Key::kStr)) {
-      simdjson::dom::array a(env_.value(Key::kStr));
-      auto it = a.begin();
-      std::string_view s = (*it).get_string().value_unsafe();
-      ++it;
-      strings_->set(static_cast<uint32_t>((*it).get_uint64().value_unsafe()), s);
+      intern_string();
       continue;
     }
-    if (env_.has(Key::kHasPayload)) {
-      uint64_t last = line.number;
-      read_payload(&last);
-      rec.has_payload = true;
-      rec.payload = payload_;
-      rec.payload_storage = &payload_;
-      rec.payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
-      if (!rec.payload_utf8) ++stats_->invalid_utf8;
-      if (opts_.verify_md5) {
-        rec.md5_ok = md5_matches(payload_, env_.has_payload());
-        if (!rec.md5_ok) ++stats_->fail_payload_md5;
-      }
-    }
-    // Rank filter. Unlike the reference, records without a rank are kept:
-    // they come from the same process (REPORT_FEATURES J22).
-    if (env_.rank) {
-      if (!expected_rank_) {
-        expected_rank_ = env_.rank;
-      } else if (*expected_rank_ != *env_.rank) {
-        ++stats_->other_rank;
-        visitor->on_rejected(rec, Rejection::kOtherRank);
-        continue;
-      }
+    if (env_.has(Key::kHasPayload)) attach_payload(line.number, &rec);
+    if (!rank_matches()) {
+      ++stats_->other_rank;
+      visitor->on_rejected(rec, Rejection::kOtherRank);
+      continue;
     }
     ++stats_->ok;
     visitor->on_record(rec);

@@ -64,6 +64,11 @@ class TraceReader {
 
  private:
   void message(const std::string& text);
+  bool read_envelope(const io::Line& line, Record* rec, RecordVisitor* visitor);
+  void count_unknown_keys();
+  void intern_string();
+  void attach_payload(uint64_t line_number, Record* rec);
+  bool rank_matches();
   void read_payload(uint64_t* last_line);
 
   io::LineReader* lines_;
