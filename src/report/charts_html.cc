@@ -10,9 +10,7 @@ namespace {
 
 using analysis::TimePart;
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/charts.html", name, slots);
-}
+constexpr Parts part("parts/charts.html");
 Html num(double v) { return html_format("{:.1f}", v); }
 Html secs(double v) { return html_format("{:.3f}", v); }
 

@@ -10,9 +10,7 @@
 namespace tlscope::report {
 namespace {
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/diff.html", name, slots);
-}
+constexpr Parts part("parts/diff.html");
 
 using Lines = std::vector<std::string_view>;
 

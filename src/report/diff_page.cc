@@ -11,9 +11,7 @@
 namespace tlscope::report {
 namespace {
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/diff_report.html", name, slots);
-}
+constexpr Parts part("parts/diff_report.html");
 
 // A file of one of the two reports (paths there are ours, made of safe segments).
 std::string read_report_file(const std::string& dir, const std::string& rel) {

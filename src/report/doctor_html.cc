@@ -11,9 +11,7 @@ namespace {
 using analysis::category_name;
 using model::CompileRef;
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/doctor.html", name, slots);
-}
+constexpr Parts part("parts/doctor.html");
 
 Html seconds(double s) { return html_format("{:.3f}", s); }
 

@@ -13,9 +13,7 @@ namespace {
 using analysis::rank_list;
 using analysis::rank_ranges;
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/landing.html", name, slots);
-}
+constexpr Parts part("parts/landing.html");
 
 Html groups_html(const std::vector<std::vector<uint32_t>>& groups) {
   Html items;

@@ -62,6 +62,19 @@ struct FragmentSlot {
 Html fragment(std::string_view file, std::string_view name,
               std::initializer_list<FragmentSlot> slots);
 
+// The fragments of one file of templates/parts/, as a page's code names
+// them: `constexpr Parts part("parts/diff.html");` then `part("row", {...})`.
+class Parts {
+ public:
+  constexpr explicit Parts(std::string_view file) : file_(file) {}
+  Html operator()(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) const {
+    return fragment(file_, name, slots);
+  }
+
+ private:
+  std::string_view file_;
+};
+
 // Makes Html of embedded template text (only template.cc uses it).
 class TemplateText {
  public:

@@ -23,9 +23,7 @@
 namespace tlscope::report {
 namespace {
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/text_report.html", name, slots);
-}
+constexpr Parts part("parts/text_report.html");
 
 Html where_cell(const std::string& file, std::optional<int64_t> line) {
   if (file.empty()) return part("no_where");

@@ -11,9 +11,7 @@
 namespace tlscope::report {
 namespace {
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment("parts/vllm.html", name, slots);
-}
+constexpr Parts part("parts/vllm.html");
 
 bool starts(std::string_view s, std::string_view p) { return s.rfind(p, 0) == 0; }
 

@@ -11,9 +11,7 @@ namespace {
 
 constexpr std::string_view kParts = "parts/metrics.html";
 
-Html part(std::string_view name, std::initializer_list<FragmentSlot> slots = {}) {
-  return fragment(kParts, name, slots);
-}
+constexpr Parts part(kParts);
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{}", *v) : ""; }
 std::string num(std::optional<uint64_t> v) { return v ? std::to_string(*v) : ""; }
