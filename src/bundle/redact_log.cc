@@ -274,14 +274,14 @@ bool LogRedactor::run(io::LineReader& lines, std::FILE* out, std::string* error)
     }
     // The prefix from its level letter (text before it is ignored by
     // readers), with the logging call's path redacted.
-    const char* level = prefix->thread_digits.data() - 22;
-    std::string head(level, prefix->pathname.data() - level);
+    std::string_view l = line_;
+    std::string head(l.substr(prefix->start, prefix->pathname_at - prefix->start));
     if (opts_.paths)
       counts_.paths += paths_.rewrite(prefix->pathname, &head);
     else
       head.append(prefix->pathname);
-    const char* after = prefix->pathname.data() + prefix->pathname.size();
-    head.append(after, prefix->json.data() - after);
+    size_t after = prefix->pathname_at + prefix->pathname.size();
+    head.append(l.substr(after, prefix->json_at - after));
 
     std::string why;
     trace::DecodeStatus st = decoder_.decode(prefix->json, &env_, &why);

@@ -72,11 +72,14 @@ bool match_at(std::string_view s, size_t at, size_t* colon_cache, GlogPrefix* ou
   }
   out->thread_digits = s.substr(thread_start, path_start - thread_start);
   out->pathname = s.substr(path_start, colon - path_start);
+  out->start = at;
+  out->pathname_at = path_start;
   i = colon + 1;
   if (!digits(s, &i, &out->lineno)) return false;
   out->lineno_digits = s.substr(colon + 1, i - colon - 1);
   if (i + 2 >= s.size() || s[i] != ']' || s[i + 1] != ' ') return false;
   out->json = s.substr(i + 2);
+  out->json_at = i + 2;
   return true;
 }
 

@@ -4,6 +4,7 @@
 // but ASCII digits only and linear time on any input.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -21,6 +22,9 @@ struct GlogPrefix {
   // 64-bit integer as strings of them (K12).
   std::string_view thread_digits, lineno_digits;
   std::string_view json;      // from the first JSON character to end of line
+  // Where the prefix starts in the line (its level letter; text before it
+  // is not part of the record), and where the pathname and the JSON start.
+  size_t start = 0, pathname_at = 0, json_at = 0;
 };
 
 std::optional<GlogPrefix> scan_glog_prefix(std::string_view line);

@@ -39,6 +39,19 @@ TEST(GlogPrefix, ValidLineFields) {
   EXPECT_EQ(p->json, "{\"dynamo_output_graph\": {}, \"frame_id\": 0}");
 }
 
+// Offsets into the line: the level letter (after text glued before it), the
+// pathname and the JSON; the bundle's redactor rebuilds the prefix from them.
+TEST(GlogPrefix, OffsetsOfItsParts) {
+  std::string line = "progress 50%V0403 07:28:48.051000 1398 torch/x.py:11] {\"a\": 1}";
+  auto p = scan_glog_prefix(line);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->start, 12u);
+  EXPECT_EQ(line[p->start], 'V');
+  EXPECT_EQ(line.substr(p->pathname_at, p->pathname.size()), " torch/x.py");
+  EXPECT_EQ(line.substr(p->json_at), "{\"a\": 1}");
+  EXPECT_EQ(line.substr(p->start, p->pathname_at - p->start), "V0403 07:28:48.051000 1398");
+}
+
 TEST(GlogPrefix, EveryAcceptedLevelLetter) {
   for (char level : std::string("VIWEC")) {
     std::string line = std::string(1, level) + "1231 23:59:58.999999 7 a.py:1] {}";
