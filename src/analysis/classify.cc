@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <iterator>
 #include <set>
 
 namespace tlscope::analysis {
@@ -33,68 +34,158 @@ bool is_constant_guard(std::string_view expr) {
   return i < rhs.size() && (std::isdigit(static_cast<unsigned char>(rhs[i])) || rhs[i] == '.');
 }
 
+// Each category's name (summary.json, the terminal) and advice, in the
+// order of the enum; "{who}" in the advice stands for the frame it is about.
+struct CategoryText {
+  Category category;
+  const char* name;
+  const char* advice;
+};
+constexpr CategoryText kCategoryTexts[] = {
+    {Category::kShape, "shape",
+     "Input sizes changed between calls of "
+     "{who}"
+     ". With the default dynamic=None the second compile is already dynamic, so "
+     "repeated shape recompiles mean it was compiled with dynamic=False or the dimension "
+     "was specialised. Use torch.compile(dynamic=True), or mark the changing dimension "
+     "with torch._dynamo.mark_dynamic(tensor, dim) before the call."},
+    {Category::kConstant, "constant",
+     "A guard on a Python number or string failed: every new value compiles a new "
+     "graph. Pass values that change as tensors (e.g. torch.tensor(0.5)) so that they "
+     "become graph inputs instead of constants."},
+    {Category::kOptimizerConstant, "optimizer_constant",
+     "The learning rate (or another optimizer or LR-scheduler hyper-parameter such as "
+     "param_groups, _step_count or last_epoch) is a Python number that changes each "
+     "step, so the step recompiles. Create the optimizer with a tensor learning rate, "
+     "e.g. torch.optim.Adam(params, lr=torch.tensor(0.01)); the scheduler then updates "
+     "it in place."},
+    {Category::kObjectIdentity, "object_identity",
+     "A guard on an object's identity or type failed: a new object is passed on each "
+     "call (often a module, closure or lambda created inside the loop). Create it once "
+     "outside the loop and reuse it."},
+    {Category::kGlobalState, "global_state",
+     "Global state differed between calls (grad mode, autocast, deterministic "
+     "algorithms, default dtype or device, or a torch function mode). Keep it the same "
+     "around the compiled function, or expect one compile per setting."},
+    {Category::kTensorProperty, "tensor_property",
+     "An input tensor changed its dtype, device or requires_grad between calls. Keep "
+     "these stable (cast or move inputs once); each variant needs a graph of its own."},
+    {Category::kRecompileLimit, "recompile_limit",
+     "{who}"
+     " reached the recompile limit (torch._dynamo.config.recompile_limit, "
+     "cache_size_limit in older releases, 8 by default): it now runs eagerly, and so do "
+     "the functions it calls. Raise the limit only if the number of variants is bounded; "
+     "otherwise remove the cause of the recompiles."},
+    {Category::kLargeFrame, "large_frame",
+     "{who}"
+     " is large and was recompiled several times. A graph break "
+     "(torch._dynamo.graph_break()) placed just before the part that changes keeps the "
+     "large part compiled once."},
+    {Category::kTrainEval, "train_eval",
+     "{who}"
+     " recompiled more than once on a module's train()/eval() mode (a guard on "
+     "`.training`). One graph per mode is expected (one recompile); more mean the mode "
+     "flips back and forth, or each flip comes with another change that the cache "
+     "cannot hold. Keep each phase in one mode (evaluate after a block of training "
+     "steps, not inside it), or compile the evaluation with its own torch.compile call "
+     "on a model kept in eval()."},
+    {Category::kPrintLogging, "print_logging",
+     "print, logging or warnings calls inside compiled code break the graph. Move them "
+     "out of the compiled function or drop them from the hot path; a logging function "
+     "whose output may come after the graph runs can be listed in "
+     "torch._dynamo.config.reorderable_logging_functions."},
+    {Category::kDataDependent, "data_dependent",
+     "Control flow or a Python value depends on a tensor's data (e.g. `if x.sum() > "
+     "0:`, `x.item()`, `x.tolist()`). Rewrite branches with torch.where or torch.cond, "
+     "set torch._dynamo.config.capture_scalar_outputs = True to keep .item() in the "
+     "graph, or move the branch out of the compiled region."},
+    {Category::kDynamicShapeOp, "dynamic_shape_op",
+     "An operator whose output shape depends on the data (nonzero, unique, "
+     "masked_select, ...) breaks the graph. Set "
+     "torch._dynamo.config.capture_dynamic_output_shape_ops = True, or use a "
+     "fixed-shape alternative such as a mask."},
+    {Category::kNumpy, "numpy",
+     "NumPy calls inside compiled code break the graph. Use torch operations, or keep "
+     "the NumPy work outside the compiled function."},
+    {Category::kSkipped, "skipped",
+     "A function that Dynamo skips (a library on its skip list, or code wrapped in "
+     "torch.compiler.disable) was called. If that code does not benefit from "
+     "compilation this is expected; otherwise call it outside the compiled region, or, "
+     "for a function that only computes on tensors, let Dynamo trace it "
+     "(torch._dynamo.allow_in_graph)."},
+    {Category::kExplicitBreak, "explicit_graph_break",
+     "The code calls torch._dynamo.graph_break() on purpose. Remove the call if the "
+     "break is no longer wanted."},
+    {Category::kContextManager, "context_manager",
+     "An unsupported context manager was entered inside compiled code (a lock, a "
+     "user-defined or third-party `with`). Move the `with` block out of the compiled "
+     "function or use a supported one (torch.no_grad, torch.autocast, ...)."},
+    {Category::kUnsupportedBytecode, "unsupported_bytecode",
+     "Dynamo met a Python construct it cannot trace (a generator, an unusual bytecode, "
+     "a comprehension or closure case, a deleted or undefined variable). Simplify it or "
+     "move it out of the compiled function; a newer PyTorch may support it."},
+    {Category::kInternalRestart, "internal_restart",
+     "Dynamo restarted its analysis internally (for example to turn a Python float "
+     "into a tensor input). No action is needed unless it repeats on every call."},
+    {Category::kUnsupportedBuiltin, "unsupported_builtin",
+     "A Python builtin or a function written in C (a C/C++ extension, pybind, ctypes) "
+     "was called in a way Dynamo cannot trace. Call it outside the compiled function, "
+     "use a torch operation instead, or wrap it as a custom operator "
+     "(torch.library.custom_op) so that it becomes one node of the graph."},
+    {Category::kUserObject, "user_object",
+     "A user-defined object was used in a way Dynamo cannot model (a custom "
+     "__getattr__, __setattr__ or __hash__, a descriptor, an attribute of a C type, a "
+     "method it cannot inline). Read what the compiled code needs from the object "
+     "before the call, or keep to tensors, containers, dataclasses and plain "
+     "attributes inside it."},
+    {Category::kException, "exception",
+     "An exception was raised or caught inside traced code (or an assertion failed), "
+     "and Dynamo breaks the graph there. Validate inputs before the compiled call and "
+     "do not use exceptions for control flow in the hot path."},
+    {Category::kAutograd, "autograd",
+     "Autograd was driven from inside the compiled region (backward(), "
+     "torch.autograd.grad, hooks, an autograd.Function feature Dynamo does not trace). "
+     "Call backward outside the compiled function, register hooks before compiling, "
+     "or let compiled autograd trace the backward pass "
+     "(torch._dynamo.config.compiled_autograd = True)."},
+    {Category::kCustomOp, "custom_op",
+     "An operator could not run on fake tensors: a custom or third-party operator "
+     "without a fake (meta) implementation, or one that is not PT2-compliant. Register "
+     "one with torch.library.register_fake, or define the operator with "
+     "torch.library.custom_op, so that Dynamo can trace through it."},
+    {Category::kTensorFeature, "tensor_feature",
+     "A tensor kind or tensor method Dynamo does not trace was used (sparse or nested "
+     "tensors, a tensor subclass or __torch_function__ override, data_ptr, storage, "
+     "changes of .data). Use dense tensors inside the compiled region, or do that step "
+     "outside it."},
+    {Category::kHigherOrderOp, "higher_order_op",
+     "The body of a higher-order operator (torch.cond, torch.map, checkpoint, flex "
+     "attention, invoke_subgraph) could not be traced as one graph, often because it "
+     "mutates its inputs, has side effects or returns aliases. Make the body a pure "
+     "function of its tensor inputs."},
+    {Category::kDistributed, "distributed",
+     "A torch.distributed feature Dynamo does not trace was met (a collective or "
+     "process-group call it cannot capture, FSDP with use_orig_params=False). Use the "
+     "traceable forms (functional collectives, FSDP2 or use_orig_params=True) or make "
+     "that call outside the compiled region."},
+    {Category::kCompileError, "compile_error",
+     "The compilation failed; with suppress_errors the frame then runs eagerly. The "
+     "failure text and the dynamo_error artifact say where."},
+    {Category::kUnclassified, "unclassified",
+     "These reasons match no known pattern; they are shown as PyTorch wrote them."},
+};
+constexpr bool in_enum_order() {
+  for (size_t i = 0; i < std::size(kCategoryTexts); ++i)
+    if (static_cast<size_t>(kCategoryTexts[i].category) != i) return false;
+  return std::size(kCategoryTexts) == static_cast<size_t>(Category::kUnclassified) + 1;
+}
+static_assert(in_enum_order(), "one row per category, in the order of the enum");
+
 }  // namespace
 
 const char* category_name(Category c) {
-  switch (c) {
-    case Category::kShape:
-      return "shape";
-    case Category::kConstant:
-      return "constant";
-    case Category::kOptimizerConstant:
-      return "optimizer_constant";
-    case Category::kObjectIdentity:
-      return "object_identity";
-    case Category::kGlobalState:
-      return "global_state";
-    case Category::kTensorProperty:
-      return "tensor_property";
-    case Category::kRecompileLimit:
-      return "recompile_limit";
-    case Category::kLargeFrame:
-      return "large_frame";
-    case Category::kTrainEval:
-      return "train_eval";
-    case Category::kPrintLogging:
-      return "print_logging";
-    case Category::kDataDependent:
-      return "data_dependent";
-    case Category::kDynamicShapeOp:
-      return "dynamic_shape_op";
-    case Category::kNumpy:
-      return "numpy";
-    case Category::kSkipped:
-      return "skipped";
-    case Category::kExplicitBreak:
-      return "explicit_graph_break";
-    case Category::kContextManager:
-      return "context_manager";
-    case Category::kUnsupportedBytecode:
-      return "unsupported_bytecode";
-    case Category::kInternalRestart:
-      return "internal_restart";
-    case Category::kUnsupportedBuiltin:
-      return "unsupported_builtin";
-    case Category::kUserObject:
-      return "user_object";
-    case Category::kException:
-      return "exception";
-    case Category::kAutograd:
-      return "autograd";
-    case Category::kCustomOp:
-      return "custom_op";
-    case Category::kTensorFeature:
-      return "tensor_feature";
-    case Category::kHigherOrderOp:
-      return "higher_order_op";
-    case Category::kDistributed:
-      return "distributed";
-    case Category::kCompileError:
-      return "compile_error";
-    case Category::kUnclassified:
-      return "unclassified";
-  }
-  return "unclassified";
+  size_t i = static_cast<size_t>(c);
+  return i < std::size(kCategoryTexts) ? kCategoryTexts[i].name : "unclassified";
 }
 
 Category classify_recompile(std::string_view reason) {
@@ -138,140 +229,12 @@ std::string expected_text(Category c, std::string_view subject) {
 }
 
 std::string advice_text(Category c, std::string_view subject) {
+  size_t i = static_cast<size_t>(c);
+  if (i >= std::size(kCategoryTexts)) return "";
   std::string who = subject.empty() ? std::string("this frame") : "`" + std::string(subject) + "`";
-  switch (c) {
-    case Category::kShape:
-      return "Input sizes changed between calls of " + who +
-             ". With the default dynamic=None the second compile is already dynamic, so "
-             "repeated shape recompiles mean it was compiled with dynamic=False or the dimension "
-             "was specialised. Use torch.compile(dynamic=True), or mark the changing dimension "
-             "with torch._dynamo.mark_dynamic(tensor, dim) before the call.";
-    case Category::kConstant:
-      return "A guard on a Python number or string failed: every new value compiles a new "
-             "graph. Pass values that change as tensors (e.g. torch.tensor(0.5)) so that they "
-             "become graph inputs instead of constants.";
-    case Category::kOptimizerConstant:
-      return "The learning rate (or another optimizer or LR-scheduler hyper-parameter such as "
-             "param_groups, _step_count or last_epoch) is a Python number that changes each "
-             "step, so the step recompiles. Create the optimizer with a tensor learning rate, "
-             "e.g. torch.optim.Adam(params, lr=torch.tensor(0.01)); the scheduler then updates "
-             "it in place.";
-    case Category::kObjectIdentity:
-      return "A guard on an object's identity or type failed: a new object is passed on each "
-             "call (often a module, closure or lambda created inside the loop). Create it once "
-             "outside the loop and reuse it.";
-    case Category::kGlobalState:
-      return "Global state differed between calls (grad mode, autocast, deterministic "
-             "algorithms, default dtype or device, or a torch function mode). Keep it the same "
-             "around the compiled function, or expect one compile per setting.";
-    case Category::kTensorProperty:
-      return "An input tensor changed its dtype, device or requires_grad between calls. Keep "
-             "these stable (cast or move inputs once); each variant needs a graph of its own.";
-    case Category::kRecompileLimit:
-      return who +
-             " reached the recompile limit (torch._dynamo.config.recompile_limit, "
-             "cache_size_limit in older releases, 8 by default): it now runs eagerly, and so do "
-             "the functions it calls. Raise the limit only if the number of variants is bounded; "
-             "otherwise remove the cause of the recompiles.";
-    case Category::kTrainEval:
-      return who +
-             " recompiled more than once on a module's train()/eval() mode (a guard on "
-             "`.training`). One graph per mode is expected (one recompile); more mean the mode "
-             "flips back and forth, or each flip comes with another change that the cache "
-             "cannot hold. Keep each phase in one mode (evaluate after a block of training "
-             "steps, not inside it), or compile the evaluation with its own torch.compile call "
-             "on a model kept in eval().";
-    case Category::kLargeFrame:
-      return who +
-             " is large and was recompiled several times. A graph break "
-             "(torch._dynamo.graph_break()) placed just before the part that changes keeps the "
-             "large part compiled once.";
-    case Category::kPrintLogging:
-      return "print, logging or warnings calls inside compiled code break the graph. Move them "
-             "out of the compiled function or drop them from the hot path; a logging function "
-             "whose output may come after the graph runs can be listed in "
-             "torch._dynamo.config.reorderable_logging_functions.";
-    case Category::kDataDependent:
-      return "Control flow or a Python value depends on a tensor's data (e.g. `if x.sum() > "
-             "0:`, `x.item()`, `x.tolist()`). Rewrite branches with torch.where or torch.cond, "
-             "set torch._dynamo.config.capture_scalar_outputs = True to keep .item() in the "
-             "graph, or move the branch out of the compiled region.";
-    case Category::kDynamicShapeOp:
-      return "An operator whose output shape depends on the data (nonzero, unique, "
-             "masked_select, ...) breaks the graph. Set "
-             "torch._dynamo.config.capture_dynamic_output_shape_ops = True, or use a "
-             "fixed-shape alternative such as a mask.";
-    case Category::kNumpy:
-      return "NumPy calls inside compiled code break the graph. Use torch operations, or keep "
-             "the NumPy work outside the compiled function.";
-    case Category::kSkipped:
-      return "A function that Dynamo skips (a library on its skip list, or code wrapped in "
-             "torch.compiler.disable) was called. If that code does not benefit from "
-             "compilation this is expected; otherwise call it outside the compiled region, or, "
-             "for a function that only computes on tensors, let Dynamo trace it "
-             "(torch._dynamo.allow_in_graph).";
-    case Category::kExplicitBreak:
-      return "The code calls torch._dynamo.graph_break() on purpose. Remove the call if the "
-             "break is no longer wanted.";
-    case Category::kContextManager:
-      return "An unsupported context manager was entered inside compiled code (a lock, a "
-             "user-defined or third-party `with`). Move the `with` block out of the compiled "
-             "function or use a supported one (torch.no_grad, torch.autocast, ...).";
-    case Category::kUnsupportedBytecode:
-      return "Dynamo met a Python construct it cannot trace (a generator, an unusual bytecode, "
-             "a comprehension or closure case, a deleted or undefined variable). Simplify it or "
-             "move it out of the compiled function; a newer PyTorch may support it.";
-    case Category::kInternalRestart:
-      return "Dynamo restarted its analysis internally (for example to turn a Python float "
-             "into a tensor input). No action is needed unless it repeats on every call.";
-    case Category::kUnsupportedBuiltin:
-      return "A Python builtin or a function written in C (a C/C++ extension, pybind, ctypes) "
-             "was called in a way Dynamo cannot trace. Call it outside the compiled function, "
-             "use a torch operation instead, or wrap it as a custom operator "
-             "(torch.library.custom_op) so that it becomes one node of the graph.";
-    case Category::kUserObject:
-      return "A user-defined object was used in a way Dynamo cannot model (a custom "
-             "__getattr__, __setattr__ or __hash__, a descriptor, an attribute of a C type, a "
-             "method it cannot inline). Read what the compiled code needs from the object "
-             "before the call, or keep to tensors, containers, dataclasses and plain "
-             "attributes inside it.";
-    case Category::kException:
-      return "An exception was raised or caught inside traced code (or an assertion failed), "
-             "and Dynamo breaks the graph there. Validate inputs before the compiled call and "
-             "do not use exceptions for control flow in the hot path.";
-    case Category::kAutograd:
-      return "Autograd was driven from inside the compiled region (backward(), "
-             "torch.autograd.grad, hooks, an autograd.Function feature Dynamo does not trace). "
-             "Call backward outside the compiled function, register hooks before compiling, "
-             "or let compiled autograd trace the backward pass "
-             "(torch._dynamo.config.compiled_autograd = True).";
-    case Category::kCustomOp:
-      return "An operator could not run on fake tensors: a custom or third-party operator "
-             "without a fake (meta) implementation, or one that is not PT2-compliant. Register "
-             "one with torch.library.register_fake, or define the operator with "
-             "torch.library.custom_op, so that Dynamo can trace through it.";
-    case Category::kTensorFeature:
-      return "A tensor kind or tensor method Dynamo does not trace was used (sparse or nested "
-             "tensors, a tensor subclass or __torch_function__ override, data_ptr, storage, "
-             "changes of .data). Use dense tensors inside the compiled region, or do that step "
-             "outside it.";
-    case Category::kHigherOrderOp:
-      return "The body of a higher-order operator (torch.cond, torch.map, checkpoint, flex "
-             "attention, invoke_subgraph) could not be traced as one graph, often because it "
-             "mutates its inputs, has side effects or returns aliases. Make the body a pure "
-             "function of its tensor inputs.";
-    case Category::kDistributed:
-      return "A torch.distributed feature Dynamo does not trace was met (a collective or "
-             "process-group call it cannot capture, FSDP with use_orig_params=False). Use the "
-             "traceable forms (functional collectives, FSDP2 or use_orig_params=True) or make "
-             "that call outside the compiled region.";
-    case Category::kCompileError:
-      return "The compilation failed; with suppress_errors the frame then runs eagerly. The "
-             "failure text and the dynamo_error artifact say where.";
-    case Category::kUnclassified:
-      return "These reasons match no known pattern; they are shown as PyTorch wrote them.";
-  }
-  return "";
+  std::string text = kCategoryTexts[i].advice;
+  for (size_t at; (at = text.find("{who}")) != std::string::npos;) text.replace(at, 5, who);
+  return text;
 }
 
 Category classify_failure(std::string_view fail_type, std::string_view reason) {
