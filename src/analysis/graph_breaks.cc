@@ -26,102 +26,99 @@ struct Rule {
 // variable-tracker names Dynamo prints (`BuiltinVariable(print)`,
 // `UserDefinedObjectVariable(RLock)`).
 // clang-format off
-const std::array<Rule, 17>& rules() {
-  static const std::array<Rule, 17> kRules = {{
-      {Category::kInternalRestart, {
-          "fail_and_restart_analysis", "restartanalysis", "tensorifyscalarrestart",
-          "speculationrestart", "restart analysis"}},
-      {Category::kExplicitBreak, {
-          "torch._dynamo.graph_break()", "user-inserted graph break", "skip function graph_break ",
-          "torch._dynamo.skip_frame()", "torch._dynamo.step_unsupported()",
-          "comptimecontext graph break", "graph_break() called", "forced graph break"}},
-      {Category::kPrintLogging, {
-          "`print`", "builtin print", "builtin: print", "builtinvariable(print)", "print(",
-          "operator `print`", "logging", "logger", "warnings.warn", "_warnings.warn", "`warn`",
-          "builtinvariable(warn)"}},
-      {Category::kDynamicShapeOp, {
-          "dynamic output shape", "dynamic shape operator", "nonzero", "masked_select",
-          "aten.unique", "data-dependent output shape", "capture_dynamic_output_shape_ops"}},
-      {Category::kNumpy, {
-          "numpy", " np.", "ndarray"}},
-      {Category::kDataDependent, {
-          "data-dependent", "data dependent", "dynamic control flow", "generic_jump",
-          "tensor.item()", "item()", ".tolist()", "tolist", "capture_scalar_outputs",
-          "_local_scalar_dense", "unbacked", "symbolic shape", "symnode", "symint", "symbool",
-          "non-constant __bool__", "dynamic slicing with tensor", "indexing list with non-scalar",
-          "guardondatadependent", "jump_if", "pop_jump_if", "tensor-valued condition",
-          "torch.* op returned non-tensor", "guard_scalar", "with non-scalar tensor"}},
-      {Category::kRecompileLimit, {
-          "recompile limit", "recompile_limit", "cache_size_limit", "cache size limit"}},
-      {Category::kContextManager, {
-          "context manager", "contextmanager", "contextlib", "before_with", "setup_with",
-          "with_except_start", "__enter__", "__exit__", "genericcontextwrappingvariable", "rlock",
-          "threading.lock", "_thread.lock", "no_grad", "enable_grad", "autocast", "inference_mode",
-          "set_grad_enabled", "record_function", "use_mem_pool", "escaped from compiled region",
-          "annotate escaped"}},
-      {Category::kHigherOrderOp, {
-          "higher order op", "higher-order op", "higher_order_op", "higherorderoperator", "hop:",
-          " hop ", "hop body", "torch.cond", "torch.map", "invoke_subgraph", "checkpoint",
-          "flex_attention", "flex attention", "flex_gemm", "while_loop", "speculate_subgraph",
-          "associative_scan", "torch.ops.higher_order", "torch.switch", "torch.scan",
-          "hints_wrapper", "out_dtype", "functional_call", "functorch", "torch.func.",
-          "leaf_function", "rewrite_signature", "set_subgraph_inputs", "wraphigherordervariable"}},
-      {Category::kDistributed, {
-          "fsdp", "torch.distributed", "processgroup", "process group", "dtensor", "devicemesh",
-          "device_mesh", "_c10d", "c10d", "collective", "all_reduce", "allreduce", "all_gather",
-          "reduce_scatter", "broadcast_", "p2p", "isend", "irecv"}},
-      {Category::kAutograd, {
-          ".backward(", "backward()", "tensor.backward", "autograd.grad", "_autograd_grad",
-          "autograd.function", "autogradfunction", "autograd function", "hook", "removablehandle",
-          "compiled autograd", "compiled_autograd", "grad_fn", "mark_dirty",
-          "mark_non_differentiable", "save_for_backward", "saved_tensors", "backward state",
-          "retain_grad", "version_counter", "dual tensor", "forward-mode ad"}},
-      {Category::kCustomOp, {
-          "fake tensor", "faketensor", "fake_tensor", "meta kernel", "meta implementation",
-          "non-pt2-compliant", "pt2-compliant", "unsupported operator", "op packet", "custom op",
-          "custom_op", "register_fake", "abstract impl", "data_dependent_output",
-          "elementwise_dtypes", "operator does not support", "dynamic_output_shape",
-          "triton kernel", "wrap_triton", "capture_triton", "triton.", "fake_fn"}},
-      {Category::kSkipped, {
-          "marked as skipped", "skip_files", "skipfiles", "skip files", "torch._dynamo.disable",
-          "torch.compiler.disable", "skipped function", "skip function", "inlining disallowed",
-          "inline disallowed", "skip frame", "skip: ", "won't convert", "wont convert",
-          "in skip list", "disallow_in_graph", "skipfunctionvariable", "trace_rules", "skip_code"}},
-      {Category::kTensorFeature, {
-          "sparse", "nested tensor", "nestedtensor", "nested_tensor", "jagged", "subclass",
-          "__torch_function__", "torch_function", "torch_dispatch", "tensor method",
-          "unhandled tensor", "data_ptr", "share_memory", "as_subclass", "is_inference",
-          "tensor attribute", "tensor data attribute", "untyped_storage", "storage", "set_(",
-          ".data ", "tensor.data", "requires_grad_", "requires_grad=", "tensorvariable() ",
-          "unsupported tensor", "quantized", "mkldnn", "complex tensor", "to_sparse", "pin_memory",
-          "rnn, gru, or lstm", "numel", "inplace op on input", "cow tensor", "cow state",
-          "data pointer", "tensor device", "random_ op", "uniform_ op", "repr() on tensor",
-          "deepcopy a tensor", "out=", "nn.parameter", "tensor creation", "tensor comparison",
-          "torch.size", "get_device_module", "accelerator", "cuda.", "stream", "event method",
-          "non-single tensor", "tensor return"}},
-      {Category::kException, {
-          "exception", "raise", "assertion", "assert ", "stopiteration", "cleanup_throw",
-          "try/except", "except ", "traceback object", "caught", "error when", "exc_info",
-          "typeerror", "valueerror", "keyerror", "key not found", "torch._check"}},
-      {Category::kUnsupportedBuiltin, {
-          "builtin", "c/c++", "implemented in c", "c-implemented", "c function", "cfunctiontype",
-          "ctypes", "pybind", "python extension", "third-party c", "tp_", "mp_subscript", "mp_ass",
-          "c slot", " nb_", "nb_int", "sq_", "missing_", "method-wrapper", "wrapper_descriptor",
-          "method_descriptor", "getset_descriptor", "call_function <built-in",
-          "non-python function", "not implemented in python", "_c._", "torch._c.", "operator.",
-          "id(", "isinstance", "hasattr", "getattr(", "setattr", "delattr", "callable(", "type(",
-          "use_deterministic_algorithms", "set_allocator", "time function", "torch.compile call",
-          "io.stringio", "random.random", "contextvar", "copy.deepcopy", "deepcopy"}},
-      {Category::kUserObject, {
-          "userdefinedobjectvariable", "userdefinedclassvariable", "user-defined", "user defined",
-          "__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__dict__", "__hash__",
-          "__eq__", "__bool__", "__len__", "__iter__", "__call__", "__new__", "__init__",
-          "descriptor", "mutation tracking", "unmodeled", "weakref", "enum", "dataclass",
-          "namedtuple", "property", "super()", "object", "attribute", "class ", "instance",
-          "nn.module", "nnmodule", "module attribute", "opaque", "frozen", "typing"}},
-  }};
-  return kRules;
-}
+const std::array<Rule, 17> kRules = {{
+    {Category::kInternalRestart, {
+        "fail_and_restart_analysis", "restartanalysis", "tensorifyscalarrestart",
+        "speculationrestart", "restart analysis"}},
+    {Category::kExplicitBreak, {
+        "torch._dynamo.graph_break()", "user-inserted graph break", "skip function graph_break ",
+        "torch._dynamo.skip_frame()", "torch._dynamo.step_unsupported()",
+        "comptimecontext graph break", "graph_break() called", "forced graph break"}},
+    {Category::kPrintLogging, {
+        "`print`", "builtin print", "builtin: print", "builtinvariable(print)", "print(",
+        "operator `print`", "logging", "logger", "warnings.warn", "_warnings.warn", "`warn`",
+        "builtinvariable(warn)"}},
+    {Category::kDynamicShapeOp, {
+        "dynamic output shape", "dynamic shape operator", "nonzero", "masked_select",
+        "aten.unique", "data-dependent output shape", "capture_dynamic_output_shape_ops"}},
+    {Category::kNumpy, {
+        "numpy", " np.", "ndarray"}},
+    {Category::kDataDependent, {
+        "data-dependent", "data dependent", "dynamic control flow", "generic_jump",
+        "tensor.item()", "item()", ".tolist()", "tolist", "capture_scalar_outputs",
+        "_local_scalar_dense", "unbacked", "symbolic shape", "symnode", "symint", "symbool",
+        "non-constant __bool__", "dynamic slicing with tensor", "indexing list with non-scalar",
+        "guardondatadependent", "jump_if", "pop_jump_if", "tensor-valued condition",
+        "torch.* op returned non-tensor", "guard_scalar", "with non-scalar tensor"}},
+    {Category::kRecompileLimit, {
+        "recompile limit", "recompile_limit", "cache_size_limit", "cache size limit"}},
+    {Category::kContextManager, {
+        "context manager", "contextmanager", "contextlib", "before_with", "setup_with",
+        "with_except_start", "__enter__", "__exit__", "genericcontextwrappingvariable", "rlock",
+        "threading.lock", "_thread.lock", "no_grad", "enable_grad", "autocast", "inference_mode",
+        "set_grad_enabled", "record_function", "use_mem_pool", "escaped from compiled region",
+        "annotate escaped"}},
+    {Category::kHigherOrderOp, {
+        "higher order op", "higher-order op", "higher_order_op", "higherorderoperator", "hop:",
+        " hop ", "hop body", "torch.cond", "torch.map", "invoke_subgraph", "checkpoint",
+        "flex_attention", "flex attention", "flex_gemm", "while_loop", "speculate_subgraph",
+        "associative_scan", "torch.ops.higher_order", "torch.switch", "torch.scan",
+        "hints_wrapper", "out_dtype", "functional_call", "functorch", "torch.func.",
+        "leaf_function", "rewrite_signature", "set_subgraph_inputs", "wraphigherordervariable"}},
+    {Category::kDistributed, {
+        "fsdp", "torch.distributed", "processgroup", "process group", "dtensor", "devicemesh",
+        "device_mesh", "_c10d", "c10d", "collective", "all_reduce", "allreduce", "all_gather",
+        "reduce_scatter", "broadcast_", "p2p", "isend", "irecv"}},
+    {Category::kAutograd, {
+        ".backward(", "backward()", "tensor.backward", "autograd.grad", "_autograd_grad",
+        "autograd.function", "autogradfunction", "autograd function", "hook", "removablehandle",
+        "compiled autograd", "compiled_autograd", "grad_fn", "mark_dirty",
+        "mark_non_differentiable", "save_for_backward", "saved_tensors", "backward state",
+        "retain_grad", "version_counter", "dual tensor", "forward-mode ad"}},
+    {Category::kCustomOp, {
+        "fake tensor", "faketensor", "fake_tensor", "meta kernel", "meta implementation",
+        "non-pt2-compliant", "pt2-compliant", "unsupported operator", "op packet", "custom op",
+        "custom_op", "register_fake", "abstract impl", "data_dependent_output",
+        "elementwise_dtypes", "operator does not support", "dynamic_output_shape",
+        "triton kernel", "wrap_triton", "capture_triton", "triton.", "fake_fn"}},
+    {Category::kSkipped, {
+        "marked as skipped", "skip_files", "skipfiles", "skip files", "torch._dynamo.disable",
+        "torch.compiler.disable", "skipped function", "skip function", "inlining disallowed",
+        "inline disallowed", "skip frame", "skip: ", "won't convert", "wont convert",
+        "in skip list", "disallow_in_graph", "skipfunctionvariable", "trace_rules", "skip_code"}},
+    {Category::kTensorFeature, {
+        "sparse", "nested tensor", "nestedtensor", "nested_tensor", "jagged", "subclass",
+        "__torch_function__", "torch_function", "torch_dispatch", "tensor method",
+        "unhandled tensor", "data_ptr", "share_memory", "as_subclass", "is_inference",
+        "tensor attribute", "tensor data attribute", "untyped_storage", "storage", "set_(",
+        ".data ", "tensor.data", "requires_grad_", "requires_grad=", "tensorvariable() ",
+        "unsupported tensor", "quantized", "mkldnn", "complex tensor", "to_sparse", "pin_memory",
+        "rnn, gru, or lstm", "numel", "inplace op on input", "cow tensor", "cow state",
+        "data pointer", "tensor device", "random_ op", "uniform_ op", "repr() on tensor",
+        "deepcopy a tensor", "out=", "nn.parameter", "tensor creation", "tensor comparison",
+        "torch.size", "get_device_module", "accelerator", "cuda.", "stream", "event method",
+        "non-single tensor", "tensor return"}},
+    {Category::kException, {
+        "exception", "raise", "assertion", "assert ", "stopiteration", "cleanup_throw",
+        "try/except", "except ", "traceback object", "caught", "error when", "exc_info",
+        "typeerror", "valueerror", "keyerror", "key not found", "torch._check"}},
+    {Category::kUnsupportedBuiltin, {
+        "builtin", "c/c++", "implemented in c", "c-implemented", "c function", "cfunctiontype",
+        "ctypes", "pybind", "python extension", "third-party c", "tp_", "mp_subscript", "mp_ass",
+        "c slot", " nb_", "nb_int", "sq_", "missing_", "method-wrapper", "wrapper_descriptor",
+        "method_descriptor", "getset_descriptor", "call_function <built-in",
+        "non-python function", "not implemented in python", "_c._", "torch._c.", "operator.",
+        "id(", "isinstance", "hasattr", "getattr(", "setattr", "delattr", "callable(", "type(",
+        "use_deterministic_algorithms", "set_allocator", "time function", "torch.compile call",
+        "io.stringio", "random.random", "contextvar", "copy.deepcopy", "deepcopy"}},
+    {Category::kUserObject, {
+        "userdefinedobjectvariable", "userdefinedclassvariable", "user-defined", "user defined",
+        "__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__dict__", "__hash__",
+        "__eq__", "__bool__", "__len__", "__iter__", "__call__", "__new__", "__init__",
+        "descriptor", "mutation tracking", "unmodeled", "weakref", "enum", "dataclass",
+        "namedtuple", "property", "super()", "object", "attribute", "class ", "instance",
+        "nn.module", "nnmodule", "module attribute", "opaque", "frozen", "typing"}},
+}};
 
 // Python constructs Dynamo cannot trace: the last resort before "unclassified".
 constexpr std::array<std::string_view, 69> kPythonConstructs = {
@@ -216,7 +213,7 @@ std::string graph_break_cause_text(std::string_view reason) {
 namespace {
 
 Category classify_text(const std::string& low) {
-  for (const Rule& r : rules())
+  for (const Rule& r : kRules)
     if (has_any(low, r.phrases)) return r.category;
   for (auto p : kPythonConstructs)
     if (low.find(p) != std::string::npos) return Category::kUnsupportedBytecode;
