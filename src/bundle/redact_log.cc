@@ -255,6 +255,35 @@ void LogRedactor::write_record(std::FILE* out, std::string_view head, const trac
   put(out, out_);
 }
 
+// The prefix from its level letter (text before it is ignored by readers),
+// with the logging call's path redacted.
+std::string LogRedactor::redacted_head(const trace::GlogPrefix& prefix) {
+  std::string_view l = line_;
+  std::string head(l.substr(prefix.start, prefix.pathname_at - prefix.start));
+  if (opts_.paths)
+    counts_.paths += paths_.rewrite(prefix.pathname, &head);
+  else
+    head.append(prefix.pathname);
+  size_t after = prefix.pathname_at + prefix.pathname.size();
+  head.append(l.substr(after, prefix.json_at - after));
+  return head;
+}
+
+// A record that fails the schema: its envelope redacted, and its payload
+// lines, if any, are not its own (they come next as lines that are not
+// records).
+void LogRedactor::write_rejected(std::FILE* out, std::string_view head, std::string_view json) {
+  out_.clear();
+  out_.append(head);
+  if (!redact_envelope(json, {}, &out_)) {
+    out_.resize(head.size());
+    out_.append("\"[tlscope bundle: unreadable envelope, redacted]\"");
+  }
+  out_.push_back('\n');
+  ++counts_.records;
+  put(out, out_);
+}
+
 bool LogRedactor::run(io::LineReader& lines, std::FILE* out, std::string* error) {
   io::Line line;
   while (lines.next(&line)) {
@@ -272,17 +301,7 @@ bool LogRedactor::run(io::LineReader& lines, std::FILE* out, std::string* error)
       put(out, note);
       continue;
     }
-    // The prefix from its level letter (text before it is ignored by
-    // readers), with the logging call's path redacted.
-    std::string_view l = line_;
-    std::string head(l.substr(prefix->start, prefix->pathname_at - prefix->start));
-    if (opts_.paths)
-      counts_.paths += paths_.rewrite(prefix->pathname, &head);
-    else
-      head.append(prefix->pathname);
-    size_t after = prefix->pathname_at + prefix->pathname.size();
-    head.append(l.substr(after, prefix->json_at - after));
-
+    std::string head = redacted_head(*prefix);
     std::string why;
     trace::DecodeStatus st = decoder_.decode(prefix->json, &env_, &why);
     if (st == trace::DecodeStatus::kInvalidJson) {
@@ -294,17 +313,7 @@ bool LogRedactor::run(io::LineReader& lines, std::FILE* out, std::string* error)
       continue;
     }
     if (st == trace::DecodeStatus::kSchemaError) {
-      // Its payload lines, if any, are not its own: they come next as lines
-      // that are not records.
-      out_.clear();
-      out_.append(head);
-      if (!redact_envelope(prefix->json, {}, &out_)) {
-        out_.resize(head.size());
-        out_.append("\"[tlscope bundle: unreadable envelope, redacted]\"");
-      }
-      out_.push_back('\n');
-      ++counts_.records;
-      put(out, out_);
+      write_rejected(out, head, prefix->json);
       continue;
     }
     write_record(out, head, env_, prefix->json, lines);

@@ -14,6 +14,7 @@
 #include "bundle/redact_text.h"
 #include "io/line_reader.h"
 #include "trace/envelope.h"
+#include "trace/glog_prefix.h"
 
 namespace tlscope::bundle {
 
@@ -63,6 +64,16 @@ class LogRedactor {
   std::string redact_key(std::string_view key);
   std::string redact_payload(Payload kind, const std::string& what, const std::string& payload);
   bool redact_envelope(std::string_view json, const std::string& md5, std::string* out);
+  std::string redacted_head(const trace::GlogPrefix& prefix);
+  // TORCH_LOGS text: whether the last message line was a traceback's
+  // location (`File "x.py", line N, in f`), indented how far.
+  struct TextPlace {
+    bool after_location = false;
+    size_t location_indent = 0;
+  };
+  void redact_message_line(std::string_view raw, bool in_message, bool in_guard_dump,
+                           TextPlace* place, std::string* text);
+  void write_rejected(std::FILE* out, std::string_view head, std::string_view json);
   void write_record(std::FILE* out, std::string_view head, const trace::Envelope& env,
                     std::string_view json, io::LineReader& lines);
 

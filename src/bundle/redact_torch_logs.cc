@@ -50,12 +50,44 @@ size_t guard_start(std::string_view body) {
 
 }  // namespace
 
+// A line of a TORCH_LOGS message: its prefix kept (paths redacted), its body
+// redacted by what it is (a quoted source line, a PyTorch setting, a guard
+// dump, a message with guards).
+void LogRedactor::redact_message_line(std::string_view raw, bool in_message, bool in_guard_dump,
+                                      TextPlace* place, std::string* text) {
+  trace::torch_logs::Line l = trace::torch_logs::strip_prefix(raw);
+  size_t at = static_cast<size_t>(l.body.data() - raw.data());
+  if (at > raw.size()) at = raw.size();  // (a view into raw: cannot happen)
+  std::string_view prefix = raw.substr(0, at), body = raw.substr(at);
+  if (opts_.paths)
+    counts_.paths += paths_.rewrite(prefix, text);
+  else
+    text->append(prefix);
+  size_t indent = body.find_first_not_of(" \t");
+  if (place->after_location && !in_message && opts_.code && indent != std::string_view::npos &&
+      indent > place->location_indent && !is_location(body)) {
+    // The source line a traceback quotes under its location, deeper
+    // (the exception's own line after the last frame is not).
+    text->append(body.substr(0, indent)).append("<code>");
+    ++counts_.quoted_code;
+  } else if (is_pytorch_setting(body)) {
+    text->append(body);
+  } else if (in_guard_dump) {
+    text->append(redact_text(body));
+  } else {
+    size_t g = guard_start(body);
+    if (g == std::string_view::npos) g = body.size();
+    text->append(redact_text(body.substr(0, g), false));
+    if (g < body.size()) text->append(redact_text(body.substr(g)));
+  }
+  place->after_location = is_location(body);
+  place->location_indent = place->after_location ? indent : 0;
+}
+
 bool LogRedactor::run_text(io::LineReader& lines, std::FILE* out, std::string* error) {
   trace::torch_logs::Reader reader;
   io::Line line;
-  // The last message line was `File "x.py", line N, in f`, indented this far.
-  bool after_location = false;
-  size_t location_indent = 0;
+  TextPlace place;
   std::string text;
   while (lines.next(&line)) {
     ++counts_.lines;
@@ -64,44 +96,18 @@ bool LogRedactor::run_text(io::LineReader& lines, std::FILE* out, std::string* e
     uint64_t before = reader.events().record_lines;
     reader.feed(raw);
     text.clear();
-    if (reader.events().record_lines == before) {
+    if (reader.events().record_lines != before) {
+      ++counts_.records;
+      redact_message_line(raw, reader.started(), reader.in_guard_dump(), &place, &text);
+    } else {
       // Not part of a TORCH_LOGS message: the program's output.
-      after_location = false;
+      place.after_location = false;
       if (raw.find_first_not_of(" \t") != std::string_view::npos) {
         ++counts_.unparsed_lines;
         text = "[tlscope bundle: line " + std::to_string(line.number) +
                " is not a TORCH_LOGS message; " + std::to_string(raw.size()) +
                " bytes redacted]";
       }
-    } else {
-      ++counts_.records;
-      trace::torch_logs::Line l = trace::torch_logs::strip_prefix(raw);
-      size_t at = static_cast<size_t>(l.body.data() - raw.data());
-      if (at > raw.size()) at = raw.size();  // (a view into raw: cannot happen)
-      std::string_view prefix = raw.substr(0, at), body = raw.substr(at);
-      if (opts_.paths)
-        counts_.paths += paths_.rewrite(prefix, &text);
-      else
-        text.append(prefix);
-      size_t indent = body.find_first_not_of(" \t");
-      if (after_location && !reader.started() && opts_.code && indent != std::string_view::npos &&
-          indent > location_indent && !is_location(body)) {
-        // The source line a traceback quotes under its location, deeper
-        // (the exception's own line after the last frame is not).
-        text.append(body.substr(0, indent)).append("<code>");
-        ++counts_.quoted_code;
-      } else if (is_pytorch_setting(body)) {
-        text.append(body);
-      } else if (reader.in_guard_dump()) {
-        text.append(redact_text(body));
-      } else {
-        size_t g = guard_start(body);
-        if (g == std::string_view::npos) g = body.size();
-        text.append(redact_text(body.substr(0, g), false));
-        if (g < body.size()) text.append(redact_text(body.substr(g)));
-      }
-      after_location = is_location(body);
-      location_indent = after_location ? indent : 0;
     }
     text.push_back('\n');
     if (std::fwrite(text.data(), 1, text.size(), out) != text.size()) {
