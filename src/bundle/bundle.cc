@@ -157,6 +157,46 @@ struct TempFile {
   }
 };
 
+// The log read through the redactor into the file at `path`.
+bool redact_to(LogRedactor& redactor, io::LineReader& lines, bool text, const std::string& path,
+               std::string* error) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
+  if (!f) {
+    *error = "cannot write " + path;
+    return false;
+  }
+  if (!(text ? redactor.run_text(lines, f.get(), error) : redactor.run(lines, f.get(), error)))
+    return false;
+  if (std::fflush(f.get()) != 0) {
+    *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+// The archive: README, manifest, summary and the redacted log, written beside
+// opts.output and renamed into place once whole.
+bool write_bundle(const BundleOptions& opts, const BundleResult& result, const std::string& command,
+                  const std::string& summary, const std::string& log_path, std::string* error) {
+  TempFile bundle_tmp{opts.output + ".tmp"};
+  TarWriter tar;
+  std::string dir = std::string(kBundleFolder) + "/";
+  if (!tar.open(bundle_tmp.path, compression_of(opts.output).value_or(Compression::kZstd), error) ||
+      !tar.add(dir + "README.txt", readme(result), error) ||
+      !tar.add(dir + "manifest.json", manifest(opts, result, command).dump(2) + "\n", error) ||
+      !tar.add(dir + "summary.json", summary, error) ||
+      !tar.add_file(dir + result.log_name, log_path, error) || !tar.close(error))
+    return false;
+  std::error_code ec;
+  fs::rename(bundle_tmp.path, opts.output, ec);
+  if (ec) {
+    *error = "cannot write " + opts.output + ": " + ec.message();
+    return false;
+  }
+  bundle_tmp.path.clear();
+  return true;
+}
+
 }  // namespace
 
 bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* error) {
@@ -181,20 +221,7 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
   // before its tar header is written.
   TempFile log_tmp{opts.output + ".log.tmp"};
   LogRedactor redactor(opts.redact);
-  {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(log_tmp.path.c_str(), "wb"),
-                                                      std::fclose);
-    if (!f) {
-      *error = "cannot write " + log_tmp.path;
-      return false;
-    }
-    if (!(text ? redactor.run_text(lines, f.get(), error) : redactor.run(lines, f.get(), error)))
-      return false;
-    if (std::fflush(f.get()) != 0) {
-      *error = "cannot write " + log_tmp.path;
-      return false;
-    }
-  }
+  if (!redact_to(redactor, lines, text, log_tmp.path, error)) return false;
   result->counts = redactor.counts();
   result->folders = redactor.folders();
   result->constants = redactor.constants();
@@ -212,21 +239,7 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
   else
     command = opts.command_line;
 
-  TempFile bundle_tmp{opts.output + ".tmp"};
-  TarWriter tar;
-  std::string dir = std::string(kBundleFolder) + "/";
-  if (!tar.open(bundle_tmp.path, compression_of(opts.output).value_or(Compression::kZstd), error) || !tar.add(dir + "README.txt", readme(*result), error) ||
-      !tar.add(dir + "manifest.json", manifest(opts, *result, command).dump(2) + "\n", error) ||
-      !tar.add(dir + "summary.json", summary, error) ||
-      !tar.add_file(dir + result->log_name, log_tmp.path, error) || !tar.close(error))
-    return false;
-  fs::rename(bundle_tmp.path, opts.output, ec);
-  if (ec) {
-    *error = "cannot write " + opts.output + ": " + ec.message();
-    return false;
-  }
-  bundle_tmp.path.clear();
-  return true;
+  return write_bundle(opts, *result, command, summary, log_tmp.path, error);
 }
 
 }  // namespace tlscope::bundle
