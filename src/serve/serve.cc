@@ -133,10 +133,13 @@ std::optional<std::string> host_problem(const std::string& host) {
   return std::nullopt;
 }
 
-int serve_folder(const ServeOptions& opts) {
+namespace {
+
+// Ctrl+C and SIGTERM write to the stop pipe (the stopper thread waits on it).
+bool catch_stop_signals() {
   if (::pipe2(stop_pipe, O_CLOEXEC) != 0) {
     std::perror("Error: pipe");
-    return 1;
+    return false;
   }
   struct sigaction sa{};
   sa.sa_handler = on_stop_signal;
@@ -145,15 +148,16 @@ int serve_folder(const ServeOptions& opts) {
   // with it ignored.)
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  return true;
+}
 
-  httplib::Server server;
-  auto handler = [&](const httplib::Request& req, httplib::Response& res) {
+void configure(httplib::Server& server, const std::string& folder) {
+  server.Get(".*", [folder](const httplib::Request& req, httplib::Response& res) {
     // req.path is percent-decoded, the query string already split off.
-    std::string file = resolve_request(opts.folder, req.path);
+    std::string file = resolve_request(folder, req.path);
     if (file.empty()) return not_found(res);
     send_file(file, res);
-  };
-  server.Get(".*", handler);
+  });
   server.set_payload_max_length(1 << 20);
   // A port in use is in use: SO_REUSEADDR (a restart may bind over the last
   // run's TIME_WAIT) but not cpp-httplib's SO_REUSEPORT, with which a second
@@ -170,23 +174,30 @@ int serve_folder(const ServeOptions& opts) {
   server.set_read_timeout(1, 0);
   server.set_keep_alive_timeout(1);
   server.set_keep_alive_max_count(100);
+}
 
-  int port = -1;
+// The port asked for, or the first free one of 8000-8099; -1 (said) when none.
+int bind_port(httplib::Server& server, const ServeOptions& opts) {
   if (opts.port) {
-    if (server.bind_to_port(opts.host, *opts.port)) port = *opts.port;
-    if (port < 0) {
-      std::fprintf(stderr, "Error: Failed to start server on %s:%u: the port is in use or not allowed\n",
-                   opts.host.c_str(), unsigned(*opts.port));
-      return 1;
-    }
-  } else {
-    for (int p = 8000; p <= 8099 && port < 0; ++p)
-      if (server.bind_to_port(opts.host, p)) port = p;
-    if (port < 0) {
-      std::fprintf(stderr, "Error: No available ports in range 8000-8099 on %s\n", opts.host.c_str());
-      return 1;
-    }
+    if (server.bind_to_port(opts.host, *opts.port)) return *opts.port;
+    std::fprintf(stderr, "Error: Failed to start server on %s:%u: the port is in use or not allowed\n",
+                 opts.host.c_str(), unsigned(*opts.port));
+    return -1;
   }
+  for (int p = 8000; p <= 8099; ++p)
+    if (server.bind_to_port(opts.host, p)) return p;
+  std::fprintf(stderr, "Error: No available ports in range 8000-8099 on %s\n", opts.host.c_str());
+  return -1;
+}
+
+}  // namespace
+
+int serve_folder(const ServeOptions& opts) {
+  if (!catch_stop_signals()) return 1;
+  httplib::Server server;
+  configure(server, opts.folder);
+  int port = bind_port(server, opts);
+  if (port < 0) return 1;
   std::string shown_host = opts.host == "127.0.0.1" || opts.host == "0.0.0.0" ? "localhost" : opts.host;
   std::printf("Serving %s at http://%s:%d/\nPress Ctrl+C to stop\n", opts.folder.c_str(),
               shown_host.c_str(), port);
