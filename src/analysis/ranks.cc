@@ -324,6 +324,67 @@ void doctor_divergence(const Ranks& ranks, MultiRankAnalysis* a) {
 
 }  // namespace
 
+namespace {
+
+// A rank's runtime fingerprints, in graph order, joined.
+std::string tensor_meta_of(const RankSummary& r) {
+  std::vector<const RankGraphRuntime*> sorted;
+  for (const auto& g : r.runtimes) sorted.push_back(&g);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto* x, const auto* y) { return x->graph < y->graph; });
+  std::vector<std::string> prints;
+  for (const auto* g : sorted) prints.push_back(g->fingerprint);
+  return join(prints, ",");
+}
+
+// Ranks grouped by what they cached, their collectives and tensor metadata;
+// then the runtime analysis.
+void group_ranks(const Ranks& ranks, std::map<uint32_t, OpDigests>* digests, MultiRankAnalysis* a) {
+  std::map<uint32_t, std::string> cache, collectives, meta;
+  for (const auto* r : ranks) {
+    const OpDigests& d = (*digests)[r->rank] = op_digests(*r);
+    cache[r->rank] = r->cache_sequence;
+    if (!r->schedules.empty()) a->has_schedules = true;
+    collectives[r->rank] = d.collectives;
+    if (!r->runtimes.empty()) meta[r->rank] = tensor_meta_of(*r);
+  }
+  a->cache_groups = group_by(cache);
+  if (a->has_schedules) a->collective_groups = group_by(collectives);
+  a->tensor_meta_groups = group_by(meta);
+  runtime_analysis(ranks, *digests, a);
+}
+
+// The execution order of graphs compared across ranks (F69), or why not.
+void execution_order(const Ranks& ranks, std::map<uint32_t, OpDigests>& digests,
+                     MultiRankAnalysis* a) {
+  std::map<uint32_t, std::vector<std::string>> orders;
+  std::map<std::pair<uint32_t, std::string>, std::vector<std::string>> schedules;
+  std::map<std::pair<uint32_t, std::string>, std::string> cache_status;
+  for (const auto* r : ranks) {
+    if (r->execution_order) orders[r->rank] = *r->execution_order;
+    // Each compile id's schedule by its digest: equal digests, equal lists.
+    for (const auto& [id, digest] : digests[r->rank].schedule_by_id)
+      schedules[{r->rank, id}] = {digest};
+    for (const auto& [folder, status] : r->folder_cache) {
+      auto id = r->folder_to_id.find(folder);
+      cache_status[{r->rank, id == r->folder_to_id.end() ? folder : id->second}] = status;
+    }
+  }
+  a->exec_order = analyze_execution_order(orders, schedules, cache_status);
+  if (a->exec_order.available) return;
+  if (ranks.size() < 2)
+    a->exec_order.why_unavailable = fmt::format(
+        "It compares two or more ranks, and only rank {} has a readable log.", ranks[0]->rank);
+  else if (orders.empty())
+    a->exec_order.why_unavailable = "No rank logged its graph execution order.";
+  else
+    a->exec_order.why_unavailable = fmt::format(
+        "Only rank {} logged its graph execution order; it takes two or more to compare.",
+        orders.begin()->first);
+}
+
+}  // namespace
+
 MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
   MultiRankAnalysis a;
   Ranks ranks;
@@ -342,54 +403,9 @@ MultiRankAnalysis analyze_ranks(const std::vector<RankSummary>& in) {
     return a;
   }
   for (const auto* r : ranks) a.compile_id_divergence |= r->compile_ids != ranks[0]->compile_ids;
-
   std::map<uint32_t, OpDigests> digests;
-  std::map<uint32_t, std::string> cache, collectives, meta;
-  for (const auto* r : ranks) {
-    const OpDigests& d = digests[r->rank] = op_digests(*r);
-    cache[r->rank] = r->cache_sequence;
-    if (!r->schedules.empty()) a.has_schedules = true;
-    collectives[r->rank] = d.collectives;
-    if (!r->runtimes.empty()) {
-      std::vector<const RankGraphRuntime*> sorted;
-      for (const auto& g : r->runtimes) sorted.push_back(&g);
-      std::stable_sort(sorted.begin(), sorted.end(),
-                       [](const auto* x, const auto* y) { return x->graph < y->graph; });
-      std::vector<std::string> prints;
-      for (const auto* g : sorted) prints.push_back(g->fingerprint);
-      meta[r->rank] = join(prints, ",");
-    }
-  }
-  a.cache_groups = group_by(cache);
-  if (a.has_schedules) a.collective_groups = group_by(collectives);
-  a.tensor_meta_groups = group_by(meta);
-  runtime_analysis(ranks, digests, &a);
-
-  std::map<uint32_t, std::vector<std::string>> orders;
-  std::map<std::pair<uint32_t, std::string>, std::vector<std::string>> schedules;
-  std::map<std::pair<uint32_t, std::string>, std::string> cache_status;
-  for (const auto* r : ranks) {
-    if (r->execution_order) orders[r->rank] = *r->execution_order;
-    // Each compile id's schedule by its digest: equal digests, equal lists.
-    for (const auto& [id, digest] : digests[r->rank].schedule_by_id)
-      schedules[{r->rank, id}] = {digest};
-    for (const auto& [folder, status] : r->folder_cache) {
-      auto id = r->folder_to_id.find(folder);
-      cache_status[{r->rank, id == r->folder_to_id.end() ? folder : id->second}] = status;
-    }
-  }
-  a.exec_order = analyze_execution_order(orders, schedules, cache_status);
-  if (!a.exec_order.available) {
-    if (ranks.size() < 2)
-      a.exec_order.why_unavailable = fmt::format(
-          "It compares two or more ranks, and only rank {} has a readable log.", ranks[0]->rank);
-    else if (orders.empty())
-      a.exec_order.why_unavailable = "No rank logged its graph execution order.";
-    else
-      a.exec_order.why_unavailable = fmt::format(
-          "Only rank {} logged its graph execution order; it takes two or more to compare.",
-          orders.begin()->first);
-  }
+  group_ranks(ranks, &digests, &a);
+  execution_order(ranks, digests, &a);
   doctor_divergence(ranks, &a);
   return a;
 }
