@@ -60,6 +60,39 @@ struct ById {
   }
 };
 
+// What the text says of one compile: recompiled (with the guards that
+// failed), compiled first, a limit hit, graph breaks, guard dumps.
+Html compile_events(const model::ReportModel& m, const trace::CompileId& id, const CompileRow& row) {
+  Html events;
+  if (row.recompile) {
+    Html guards;
+    for (const auto& g : row.recompile->reasons)
+      guards += part("failed_guard",
+                     {{"category", text(analysis::category_name(analysis::classify_recompile(g)))},
+                      {"guard", text(g)}});
+    events += part("recompiled", {{"guards", guards}});
+  } else if (id.frame_compile_id && *id.frame_compile_id == 0 && row.breaks.empty() &&
+             !(row.metrics && row.metrics->fail_type)) {
+    events += part("first_compile");
+  }
+  if (row.metrics && row.metrics->fail_reason)
+    events += part("limit_hit", {{"reason", text(*row.metrics->fail_reason)}});
+  if (!row.breaks.empty()) {
+    uint64_t n = 0;
+    std::string reasons;
+    for (const auto* b : row.breaks) {
+      n += b->count;
+      std::string r = break_reason(b->text);
+      if (reasons.find(r) == std::string::npos) reasons += (reasons.empty() ? "" : "; ") + r;
+    }
+    events += part("breaks", {{"count", html_format("{}", n)}, {"reasons", text(reasons)}});
+  }
+  for (size_t g : row.guards)
+    events += part("guard_link", {{"n", html_format("{}", g)},
+                                  {"lines", html_format("{}", count_lines(m.text_guards[g].text))}});
+  return events;
+}
+
 Html compiles_html(const model::ReportModel& m) {
   std::map<trace::CompileId, CompileRow, ById> rows;
   std::map<uint32_t, const model::MetricsRecord*> frames;  // the first record of each frame
@@ -77,33 +110,6 @@ Html compiles_html(const model::ReportModel& m) {
   if (rows.empty()) return Html();
   Html body;
   for (const auto& [id, row] : rows) {
-    Html events;
-    if (row.recompile) {
-      Html guards;
-      for (const auto& g : row.recompile->reasons)
-        guards += part("failed_guard",
-                       {{"category", text(analysis::category_name(analysis::classify_recompile(g)))},
-                        {"guard", text(g)}});
-      events += part("recompiled", {{"guards", guards}});
-    } else if (id.frame_compile_id && *id.frame_compile_id == 0 && row.breaks.empty() &&
-               !(row.metrics && row.metrics->fail_type)) {
-      events += part("first_compile");
-    }
-    if (row.metrics && row.metrics->fail_reason)
-      events += part("limit_hit", {{"reason", text(*row.metrics->fail_reason)}});
-    if (!row.breaks.empty()) {
-      uint64_t n = 0;
-      std::string reasons;
-      for (const auto* b : row.breaks) {
-        n += b->count;
-        std::string r = break_reason(b->text);
-        if (reasons.find(r) == std::string::npos) reasons += (reasons.empty() ? "" : "; ") + r;
-      }
-      events += part("breaks", {{"count", html_format("{}", n)}, {"reasons", text(reasons)}});
-    }
-    for (size_t g : row.guards)
-      events += part("guard_link", {{"n", html_format("{}", g)},
-                                    {"lines", html_format("{}", count_lines(m.text_guards[g].text))}});
     // A compile the text names only in a graph break: its frame's name.
     const model::MetricsRecord* named = row.metrics;
     if (!named && id.frame_id)
@@ -118,7 +124,7 @@ Html compiles_html(const model::ReportModel& m) {
     body += part("compile", {{"id", text(id.display())},
                              {"name", breakable(name)},
                              {"where", where_cell(file, line)},
-                             {"events", events}});
+                             {"events", compile_events(m, id, row)}});
   }
   return part("compiles", {{"rows", body}});
 }
