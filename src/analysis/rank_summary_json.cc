@@ -179,6 +179,30 @@ RankSummary read(const json& j) {
   return s;
 }
 
+// The runtime estimations of a rank's graphs.
+ordered_json runtimes_json(const std::vector<RankGraphRuntime>& runtimes) {
+  ordered_json out = ordered_json::array();
+  for (const auto& g : runtimes) {
+    ordered_json ops = ordered_json::array();
+    for (const auto& op : g.ops)
+      ops.push_back({{"name", op.name}, {"estimated_runtime_ns", number(op.estimated_runtime_ns)}});
+    out.push_back({{"graph", g.graph}, {"tensor_meta", g.fingerprint}, {"ops", ops}});
+  }
+  return out;
+}
+
+// One top-level field a line, each value compact: a rank's summary can hold
+// thousands of ops, and the merge reads thousands of summaries.
+std::string field_per_line(const ordered_json& j) {
+  std::string text = "{\n";
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    text += "  " + ordered_json(it.key()).dump() + ": ";
+    text += it.value().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    text += std::next(it) == j.end() ? "\n" : ",\n";
+  }
+  return text + "}\n";
+}
+
 }  // namespace
 
 std::string rank_summary_json(const RankSummary& s) {
@@ -205,14 +229,7 @@ std::string rank_summary_json(const RankSummary& s) {
   for (const auto& [graph, ops] : s.schedules)
     schedules.push_back({{"graph", graph}, {"ops", string_array(ops)}});
   j["collective_schedules"] = std::move(schedules);
-  ordered_json runtimes = ordered_json::array();
-  for (const auto& g : s.runtimes) {
-    ordered_json ops = ordered_json::array();
-    for (const auto& op : g.ops)
-      ops.push_back({{"name", op.name}, {"estimated_runtime_ns", number(op.estimated_runtime_ns)}});
-    runtimes.push_back({{"graph", g.graph}, {"tensor_meta", g.fingerprint}, {"ops", ops}});
-  }
-  j["runtime_estimations"] = std::move(runtimes);
+  j["runtime_estimations"] = runtimes_json(s.runtimes);
   ordered_json parity = ordered_json::array();
   for (const auto& p : s.parity)
     parity.push_back({{"graph", p.graph},
@@ -233,15 +250,7 @@ std::string rank_summary_json(const RankSummary& s) {
                  {"recompile_categories", s.recompile_categories},
                  {"graph_break_keys", string_array(s.graph_break_keys)}};
   j["chromium_events"] = {{"file", "chromium_events.json"}, {"events", s.chromium_events}};
-  // One top-level field a line, each value compact: a rank's summary can
-  // hold thousands of ops, and the merge reads thousands of summaries.
-  std::string text = "{\n";
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    text += "  " + ordered_json(it.key()).dump() + ": ";
-    text += it.value().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-    text += std::next(it) == j.end() ? "\n" : ",\n";
-  }
-  return text + "}\n";
+  return field_per_line(j);
 }
 
 std::optional<RankSummary> parse_rank_summary(const std::string& text, std::string* error) {

@@ -260,6 +260,51 @@ void runtime_analysis(const Ranks& ranks, const std::map<uint32_t, OpDigests>& d
                    [](const auto& x, const auto& y) { return x.graph_id < y.graph_id; });
 }
 
+// Compile ids in numeric order ("0/2" before "0/10"); unparsable ones last.
+struct ByCompileId {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto pa = trace::parse_bare_compile_id(a), pb = trace::parse_bare_compile_id(b);
+    if (pa && pb) {
+      auto key = [](const trace::CompileId& c) {
+        auto v = [](const std::optional<uint32_t>& x) { return x ? int64_t{*x} : int64_t{-1}; };
+        return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), v(c.attempt));
+      };
+      if (key(*pa) != key(*pb)) return key(*pa) < key(*pb);
+    } else if (pa.has_value() != pb.has_value()) {
+      return pa.has_value();
+    }
+    return a < b;
+  }
+};
+
+// The first compile id whose recompile reasons differ between ranks.
+std::string first_recompile_difference(const Ranks& ranks) {
+  std::set<std::string, ByCompileId> all;
+  for (const RankSummary* r : ranks)
+    for (const auto& [id, c] : r->recompile_categories) all.insert(id);
+  for (const auto& id : all) {
+    std::set<std::string> seen;
+    for (const RankSummary* r : ranks) {
+      auto it = r->recompile_categories.find(id);
+      seen.insert(it == r->recompile_categories.end() ? "" : it->second);
+    }
+    if (seen.size() > 1) return id;
+  }
+  return "";
+}
+
+// The first compile id that some rank does not have.
+std::string first_missing_id(const Ranks& ranks) {
+  std::set<std::string, ByCompileId> union_ids;
+  for (const RankSummary* r : ranks) union_ids.insert(r->compile_ids.begin(), r->compile_ids.end());
+  for (const auto& id : union_ids) {
+    bool everywhere = true;
+    for (const RankSummary* r : ranks) everywhere &= r->compile_ids.count(id) > 0;
+    if (!everywhere) return id;
+  }
+  return "";
+}
+
 void doctor_divergence(const Ranks& ranks, MultiRankAnalysis* a) {
   auto add = [&](const std::string& what, const auto& sig, const std::string& first) {
     auto groups = group_by(sig);
@@ -275,49 +320,8 @@ void doctor_divergence(const Ranks& ranks, MultiRankAnalysis* a) {
     ids[r->rank] =
         join(std::vector<std::string>(r->compile_ids.begin(), r->compile_ids.end()), ",");
   }
-  // Compile ids in numeric order ("0/2" before "0/10"); unparsable ones last.
-  auto by_id = [](const std::string& a, const std::string& b) {
-    auto pa = trace::parse_bare_compile_id(a), pb = trace::parse_bare_compile_id(b);
-    if (pa && pb) {
-      auto key = [](const trace::CompileId& c) {
-        auto v = [](const std::optional<uint32_t>& x) { return x ? int64_t{*x} : int64_t{-1}; };
-        return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), v(c.attempt));
-      };
-      if (key(*pa) != key(*pb)) return key(*pa) < key(*pb);
-    } else if (pa.has_value() != pb.has_value()) {
-      return pa.has_value();
-    }
-    return a < b;
-  };
-  // The first compile id whose recompile reasons differ.
-  std::string first_recompile;
-  std::set<std::string, decltype(by_id)> all(by_id);
-  for (const RankSummary* r : ranks)
-    for (const auto& [id, c] : r->recompile_categories) all.insert(id);
-  for (const auto& id : all) {
-    std::set<std::string> seen;
-    for (const RankSummary* r : ranks) {
-      auto it = r->recompile_categories.find(id);
-      seen.insert(it == r->recompile_categories.end() ? "" : it->second);
-    }
-    if (seen.size() > 1) {
-      first_recompile = id;
-      break;
-    }
-  }
-  std::string first_id;
-  std::set<std::string, decltype(by_id)> union_ids(by_id);
-  for (const RankSummary* r : ranks) union_ids.insert(r->compile_ids.begin(), r->compile_ids.end());
-  for (const auto& id : union_ids) {
-    bool everywhere = true;
-    for (const RankSummary* r : ranks) everywhere &= r->compile_ids.count(id) > 0;
-    if (!everywhere) {
-      first_id = id;
-      break;
-    }
-  }
-  add("compile ids", ids, first_id);
-  add("recompiles", recompiles, first_recompile);
+  add("compile ids", ids, first_missing_id(ranks));
+  add("recompiles", recompiles, first_recompile_difference(ranks));
   add("graph breaks", breaks, "");
   add("failures", failures, "");
 }

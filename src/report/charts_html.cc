@@ -73,6 +73,28 @@ std::string label_of(const model::CompileRef& id, bool runs) {
   return s;
 }
 
+// A compile's bar on the timeline, with its recompile and graph-break marks.
+Html bar_mark(const analysis::TimelineBar& b, const std::string& id, const std::string& name,
+              double span) {
+  double x = kLabels + b.start_s / span * kPlot;
+  double w = std::max(1.5, b.seconds / span * kPlot);
+  double y = kAxis + kRow * static_cast<double>(b.row) + (kRow - kBar) / 2 - 2;
+  std::string tip = id + " " + name + ": " + std::to_string(b.seconds).substr(0, 6) + " s, " +
+                    status_word(b.status);
+  Html recompile = b.recompile ? part("recompile_mark", {{"x", num(x)}, {"y", num(y)}}) : Html();
+  Html brk =
+      b.graph_break
+          ? part("break_mark", {{"x", num(x + w)}, {"y1", num(y - 2)}, {"y2", num(y + kBar + 2)}})
+          : Html();
+  std::initializer_list<FragmentSlot> slots = {
+      {"page", text(b.page)}, {"status", text(model::status_class(b.status))},
+      {"x", num(x)},          {"y", num(y)},
+      {"w", num(w)},          {"h", num(kBar)},
+      {"tip", text(tip)},     {"recompile", recompile},
+      {"graph_break", brk}};
+  return part(b.page.empty() ? "bar_nolink" : "bar", slots);
+}
+
 }  // namespace
 
 Html timeline_chart(const analysis::Timeline& t, bool runs) {
@@ -100,24 +122,7 @@ Html timeline_chart(const analysis::Timeline& t, bool runs) {
                                    {"status", text(status_word(b.status))},
                                    {"recompile", text(b.recompile ? "yes" : "")},
                                    {"graph_break", text(b.graph_break ? "yes" : "")}});
-    if (b.row >= rows) continue;
-    double x = kLabels + b.start_s / span * kPlot;
-    double w = std::max(1.5, b.seconds / span * kPlot);
-    double y = kAxis + kRow * static_cast<double>(b.row) + (kRow - kBar) / 2 - 2;
-    std::string tip = id + " " + t.rows[b.row].name + ": " +
-                      std::to_string(b.seconds).substr(0, 6) + " s, " + status_word(b.status);
-    Html recompile = b.recompile ? part("recompile_mark", {{"x", num(x)}, {"y", num(y)}}) : Html();
-    Html brk =
-        b.graph_break
-            ? part("break_mark", {{"x", num(x + w)}, {"y1", num(y - 2)}, {"y2", num(y + kBar + 2)}})
-            : Html();
-    std::initializer_list<FragmentSlot> slots = {
-        {"page", text(b.page)}, {"status", text(model::status_class(b.status))},
-        {"x", num(x)},          {"y", num(y)},
-        {"w", num(w)},          {"h", num(kBar)},
-        {"tip", text(tip)},     {"recompile", recompile},
-        {"graph_break", brk}};
-    marks += part(b.page.empty() ? "bar_nolink" : "bar", slots);
+    if (b.row < rows) marks += bar_mark(b, id, t.rows[b.row].name, span);
   }
   Html note;
   if (rows < t.rows.size())
