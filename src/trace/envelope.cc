@@ -12,22 +12,62 @@ std::string_view Envelope::has_payload() const {
   return value(Key::kHasPayload).get_string().value_unsafe();
 }
 
+namespace {
+
+bool is_id_key(Key k) {
+  return k == Key::kCompiledAutogradId || k == Key::kFrameId || k == Key::kFrameCompileId ||
+         k == Key::kAttempt;
+}
+
+// One of the four parts of a compile id.
+void set_id_part(Key key, uint32_t v, CompileId* id) {
+  switch (key) {
+    case Key::kCompiledAutogradId:
+      id->autograd_id = v;
+      break;
+    case Key::kFrameId:
+      id->frame_id = v;
+      break;
+    case Key::kFrameCompileId:
+      id->frame_compile_id = v;
+      break;
+    default:
+      id->attempt = v;
+      break;
+  }
+}
+
+// A repeated unknown key counts once (TRACE_FORMAT §2.2).
+void note_unknown(std::string_view key, std::vector<std::string_view>* unknown) {
+  if (std::find(unknown->begin(), unknown->end(), key) == unknown->end()) unknown->push_back(key);
+}
+
+// The line's JSON as an object; false (with why) when it is not one. The
+// text is parsed in place: its buffer has simdjson's padding after it.
+bool parse_object(simdjson::dom::parser& parser, std::string_view text,
+                  simdjson::dom::object* out, std::string* why) {
+  simdjson::dom::element doc;
+  auto err = parser.parse(text.data(), text.size(), false).get(doc);
+  if (err) {
+    *why = simdjson::error_message(err);
+    return false;
+  }
+  if (doc.type() != simdjson::dom::element_type::OBJECT) {
+    *why = "envelope is not a JSON object";
+    return false;
+  }
+  *out = simdjson::dom::object(doc);
+  return true;
+}
+
+}  // namespace
+
 DecodeStatus EnvelopeDecoder::decode(std::string_view text, Envelope* out, std::string* why) {
   out->present = 0;
   out->unknown_keys.clear();
   out->compile_id.reset();
   out->rank.reset();
-  simdjson::dom::element doc;
-  auto err = parser_.parse(text.data(), text.size(), false).get(doc);
-  if (err) {
-    *why = simdjson::error_message(err);
-    return DecodeStatus::kInvalidJson;
-  }
-  if (doc.type() != simdjson::dom::element_type::OBJECT) {
-    *why = "envelope is not a JSON object";
-    return DecodeStatus::kInvalidJson;
-  }
-  out->object = simdjson::dom::object(doc);
+  if (!parse_object(parser_, text, &out->object, why)) return DecodeStatus::kInvalidJson;
 
   CompileId id;
   bool id_valid = true;
@@ -35,18 +75,14 @@ DecodeStatus EnvelopeDecoder::decode(std::string_view text, Envelope* out, std::
   for (auto field : out->object) {
     auto key = lookup_key(field.key);
     if (!key) {
-      // A repeated unknown key counts once (TRACE_FORMAT §2.2).
-      if (std::find(out->unknown_keys.begin(), out->unknown_keys.end(), field.key) ==
-          out->unknown_keys.end())
-        out->unknown_keys.push_back(field.key);
+      note_unknown(field.key, &out->unknown_keys);
       continue;
     }
     uint64_t bit = key_bit(*key);
-    bool is_id_key = *key == Key::kCompiledAutogradId || *key == Key::kFrameId ||
-                     *key == Key::kFrameCompileId || *key == Key::kAttempt;
+    bool id_key = is_id_key(*key);
     if (seen & bit) {
       // Duplicate keys: only the compile-id group tolerates them (as an invalid id).
-      if (is_id_key) {
+      if (id_key) {
         id_valid = false;
         continue;
       }
@@ -55,26 +91,12 @@ DecodeStatus EnvelopeDecoder::decode(std::string_view text, Envelope* out, std::
     }
     seen |= bit;
     if (json::is_null(field.value)) continue;  // null means absent
-    if (is_id_key) {
+    if (id_key) {
       auto v = json::as_u32(field.value);
-      if (!v) {
+      if (v)
+        set_id_part(*key, *v, &id);
+      else
         id_valid = false;
-        continue;
-      }
-      switch (*key) {
-        case Key::kCompiledAutogradId:
-          id.autograd_id = v;
-          break;
-        case Key::kFrameId:
-          id.frame_id = v;
-          break;
-        case Key::kFrameCompileId:
-          id.frame_compile_id = v;
-          break;
-        default:
-          id.attempt = v;
-          break;
-      }
       continue;
     }
     if (*key == Key::kRank) {
