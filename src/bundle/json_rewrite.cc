@@ -124,6 +124,58 @@ bool decode_json_string(std::string_view t, std::string* out) {
   return true;
 }
 
+namespace {
+
+// From `i` to the next structural character or string.
+std::string_view plain_run(std::string_view json, size_t i) {
+  size_t j = i;
+  while (j < json.size() && json[j] != '{' && json[j] != '}' && json[j] != '[' && json[j] != ']' &&
+         json[j] != ',' && json[j] != ':' && json[j] != '"')
+    ++j;
+  return json.substr(i, j - i);
+}
+
+// Where a string token is: its depth, whether it is a key, the nearest
+// key above it and the top-level key it is under.
+JsonSpot spot_of(const std::vector<Container>& stack) {
+  JsonSpot spot;
+  spot.depth = static_cast<int>(stack.size());
+  spot.is_key = !stack.empty() && stack.back().object && stack.back().want_key;
+  if (stack.size() >= 1 && stack[0].object && !(stack.size() == 1 && spot.is_key))
+    spot.top_key = stack[0].key;
+  for (size_t d = stack.size(); d-- > 0;) {
+    if (stack[d].object && !(d + 1 == stack.size() && spot.is_key)) {
+      spot.key = stack[d].key;
+      break;
+    }
+  }
+  return spot;
+}
+
+// The string token at `i`, rewritten where `rewrite` says so (a key also
+// becomes its object's current key); its length, 0 when it is not a string.
+size_t rewrite_string(std::string_view json, size_t i, const StringRewrite& rewrite,
+                      std::vector<Container>* stack, std::string* value, std::string* replacement,
+                      std::string* out) {
+  size_t n = string_token_length(json, i);
+  if (n == 0) return 0;
+  std::string_view token = json.substr(i, n);
+  if (!decode_json_string(token, value)) return 0;
+  JsonSpot spot = spot_of(*stack);
+  replacement->clear();
+  if (rewrite && rewrite(spot, *value, replacement))
+    trace::append_json_string(out, *replacement);
+  else
+    out->append(token);
+  if (spot.is_key) {
+    stack->back().key = *value;
+    stack->back().want_key = false;
+  }
+  return n;
+}
+
+}  // namespace
+
 bool rewrite_json_strings(std::string_view json, const StringRewrite& rewrite, std::string* out) {
   std::vector<Container> stack;
   std::string value, replacement;
@@ -157,30 +209,8 @@ bool rewrite_json_strings(std::string_view json, const StringRewrite& rewrite, s
         ++i;
         continue;
       case '"': {
-        size_t n = string_token_length(json, i);
+        size_t n = rewrite_string(json, i, rewrite, &stack, &value, &replacement, out);
         if (n == 0) return false;
-        std::string_view token = json.substr(i, n);
-        if (!decode_json_string(token, &value)) return false;
-        JsonSpot spot;
-        spot.depth = static_cast<int>(stack.size());
-        spot.is_key = !stack.empty() && stack.back().object && stack.back().want_key;
-        if (stack.size() >= 1 && stack[0].object && !(stack.size() == 1 && spot.is_key))
-          spot.top_key = stack[0].key;
-        for (size_t d = stack.size(); d-- > 0;) {
-          if (stack[d].object && !(d + 1 == stack.size() && spot.is_key)) {
-            spot.key = stack[d].key;
-            break;
-          }
-        }
-        replacement.clear();
-        if (rewrite && rewrite(spot, value, &replacement))
-          trace::append_json_string(out, replacement);
-        else
-          out->append(token);
-        if (spot.is_key) {
-          stack.back().key = value;
-          stack.back().want_key = false;
-        }
         if (stack.empty()) seen_value = true;
         i += n;
         continue;
@@ -189,15 +219,11 @@ bool rewrite_json_strings(std::string_view json, const StringRewrite& rewrite, s
         break;
     }
     // Whitespace, numbers and literals: copied as they are.
-    size_t j = i;
-    while (j < json.size() && json[j] != '{' && json[j] != '}' && json[j] != '[' &&
-           json[j] != ']' && json[j] != ',' && json[j] != ':' && json[j] != '"')
-      ++j;
-    std::string_view run = json.substr(i, j - i);
-    bool blank = run.find_first_not_of(" \t\r\n") == std::string_view::npos;
-    if (!blank && stack.empty()) seen_value = true;
+    std::string_view run = plain_run(json, i);
+    if (stack.empty() && run.find_first_not_of(" \t\r\n") != std::string_view::npos)
+      seen_value = true;
     out->append(run);
-    i = j;
+    i += run.size();
   }
   return stack.empty() && seen_value;
 }

@@ -137,51 +137,21 @@ size_t PathRedactor::rewrite(std::string_view text, std::string* out) {
   return count;
 }
 
+namespace {
+
+// Words of PyTorch's own a string may be (devices, dtypes, layouts, the
+// L and G of guards, backends): kept.
+constexpr std::array<std::string_view, 44> kTorchWords = {
+    "cpu", "cuda", "meta", "mps", "xpu", "hpu", "mtia", "lazy", "xla", "privateuseone", "float16",
+    "float32", "float64", "bfloat16", "half", "float", "double", "int8", "int16", "int32",
+    "int64", "uint8", "uint16", "uint32", "uint64", "bool", "complex32", "complex64",
+    "complex128", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "strided",
+    "sparse_coo", "sparse_csr", "contiguous_format", "channels_last", "preserve_format", "L", "G",
+    "inductor", "eager", "aot_eager"};
+
+}  // namespace
+
 bool StringRedactor::keeps(std::string_view c) {
-  static constexpr std::array<std::string_view, 44> kTorchWords = {"cpu",
-                                                                   "cuda",
-                                                                   "meta",
-                                                                   "mps",
-                                                                   "xpu",
-                                                                   "hpu",
-                                                                   "mtia",
-                                                                   "lazy",
-                                                                   "xla",
-                                                                   "privateuseone",
-                                                                   "float16",
-                                                                   "float32",
-                                                                   "float64",
-                                                                   "bfloat16",
-                                                                   "half",
-                                                                   "float",
-                                                                   "double",
-                                                                   "int8",
-                                                                   "int16",
-                                                                   "int32",
-                                                                   "int64",
-                                                                   "uint8",
-                                                                   "uint16",
-                                                                   "uint32",
-                                                                   "uint64",
-                                                                   "bool",
-                                                                   "complex32",
-                                                                   "complex64",
-                                                                   "complex128",
-                                                                   "float8_e4m3fn",
-                                                                   "float8_e5m2",
-                                                                   "float8_e4m3fnuz",
-                                                                   "float8_e5m2fnuz",
-                                                                   "strided",
-                                                                   "sparse_coo",
-                                                                   "sparse_csr",
-                                                                   "contiguous_format",
-                                                                   "channels_last",
-                                                                   "preserve_format",
-                                                                   "L",
-                                                                   "G",
-                                                                   "inductor",
-                                                                   "eager",
-                                                                   "aot_eager"};
   if (c.empty()) return true;
   std::string_view word = starts_with(c, "torch.") ? c.substr(6) : c;
   for (auto w : kTorchWords)
