@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "analysis/text.h"
@@ -33,6 +36,12 @@ std::string ids_text(const std::vector<std::string>& ids, size_t max = 12) {
                                               : ids[i]);
   if (ids.size() > max) s += fmt::format(" and {} more", ids.size() - max);
   return s;
+}
+
+const char* kind_words(ArtifactChange::Kind k) {
+  return k == ArtifactChange::kChanged ? "changed"
+         : k == ArtifactChange::kOnlyA ? "only in A"
+                                       : "only in B";
 }
 
 const char* kind_name(ArtifactChange::Kind k) {
@@ -108,12 +117,115 @@ std::string operators_in_words(const CompileOperators& c) {
   return s;
 }
 
+namespace {
+
+// The sections of the diff's text, each appended to `o` under its heading
+// (made bold by `bold`), nothing when it has nothing to say.
+struct DiffText {
+  const DiffReport& d;
+  size_t width;
+  std::function<std::string(const std::string&)> bold;
+  std::string o;
+
+  void heading(const std::string& h) { o += "\n" + bold(h) + "\n"; }
+
+  void line_stats() {
+    if (d.stats.empty()) return;
+    heading("Lines of the logs that read differently");
+    for (const auto& s : d.stats)
+      o += fmt::format("  {:<22} {}{}\n", s.name, change(s.a, s.b), stat_meaning(s.name));
+  }
+
+  void compile_ids() {
+    if (!d.compile_ids_only_a.empty() || !d.compile_ids_only_b.empty()) o += "\n";
+    for (auto [side, ids] : {std::pair{"A", &d.compile_ids_only_a}, std::pair{"B", &d.compile_ids_only_b}})
+      if (!ids->empty())
+        o += wrap(fmt::format("Compiles only in {} ({}): {}", side, ids->size(), ids_text(*ids)),
+                  width, 2) +
+             "\n";
+  }
+
+  void frames() {
+    if (d.frames.empty()) return;
+    heading("Frames that changed");
+    // Frames are numbered per run: the run tells two frames 0 apart.
+    std::string run_head = d.several_runs ? fmt::format("{:>3} ", "run") : "";
+    o += fmt::format("  {}{:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", run_head, "frame",
+                     "function", "compiles", "recompiles", "breaks", "failures");
+    for (const auto& f : d.frames) {
+      std::string name = f.b.present ? f.b.name : f.a.name;
+      if (!f.a.present) name += " (new)";
+      if (!f.b.present) name += " (gone)";
+      std::string run = d.several_runs ? fmt::format("{:>3} ", f.run) : "";
+      o += fmt::format("  {}{:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", run, f.frame_id,
+                       clip(name, 24), change(f.a.compiles, f.b.compiles),
+                       change(f.a.recompiles, f.b.recompiles),
+                       change(f.a.graph_breaks, f.b.graph_breaks),
+                       change(f.a.failures, f.b.failures));
+    }
+  }
+
+  void patterns(const char* title, const std::vector<PatternChange>& v) {
+    if (v.empty()) return;
+    heading(title);
+    for (const auto& p : v) {
+      std::string state = p.count_a == 0   ? "new"
+                          : p.count_b == 0 ? "gone"
+                                           : change(p.count_a, p.count_b);
+      std::string where = p.where.empty() ? "" : " at " + p.where;
+      o += clip(fmt::format("  {:>10} [{}] {}{}", state, category_name(p.category),
+                            first_line(p.pattern), where),
+                width) +
+           "\n";
+    }
+  }
+
+  void operators() {
+    if (d.operators.empty()) return;
+    heading("Operators that changed (per compile, in its graphs and output code)");
+    for (const auto& c : d.operators) {
+      // The compile id in a column of its own, the operators wrapped beside it.
+      std::string ops = wrap(operators_in_words(c), width > 31 ? width - 11 : 20, 0);
+      for (size_t at = 0; (at = ops.find('\n', at)) != std::string::npos; at += 12)
+        ops.insert(at + 1, 11, ' ');
+      o += fmt::format("  {:<8} {}\n", c.compile_id, ops);
+    }
+  }
+
+  void artifacts(const std::string& noise) {
+    if (d.artifacts.empty()) {
+      if (!noise.empty()) o += "\nArtifacts: none changed; " + noise + ".\n";
+      return;
+    }
+    size_t changed = 0, only_a = 0, only_b = 0;
+    for (const auto& c : d.artifacts)
+      (c.kind == ArtifactChange::kChanged ? changed
+       : c.kind == ArtifactChange::kOnlyA ? only_a
+                                          : only_b)++;
+    heading(fmt::format("Artifacts that differ: {} changed of {} compared, {} only in A, {} only in B",
+                        changed, d.artifacts_compared, only_a, only_b));
+    if (!noise.empty()) o += "  (and " + noise + ")\n";
+    for (size_t i = 0; i < d.artifacts.size(); ++i) {
+      if (i == 30) {
+        o += fmt::format("  and {} more (--json lists them all)\n", d.artifacts.size() - 30);
+        break;
+      }
+      const auto& c = d.artifacts[i];
+      o += clip(fmt::format("  {:<10} {:<9} {}", c.compile_id, kind_words(c.kind), c.artifact),
+                width) +
+           "\n";
+    }
+  }
+};
+
+}  // namespace
+
 std::string diff_text(const DiffReport& d, const std::string& a, const std::string& b, bool color,
                       size_t width) {
-  auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
-  std::string o = bold("tlscope diff") + "\n  A: " + clip(a, width - 5) +
-                  "\n  B: " + clip(b, width - 5) + "\n\n";
-  o += fmt::format(
+  DiffText t{d, width, [color](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; }, {}};
+  t.o = t.bold("tlscope diff") + "\n  A: " + clip(a, width - 5) + "\n  B: " + clip(b, width - 5) +
+        "\n\n";
+  t.o += fmt::format(
       "  compiles      {}\n  recompiles    {}\n  graph breaks  {}\n  failures      {}\n"
       "  compile time  {}\n",
       change(d.a.compiles, d.b.compiles), change(d.a.recompiles, d.b.recompiles),
@@ -125,97 +237,18 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
           : fmt::format("{} of them the same apart from ids, addresses, times and temporary "
                         "folders; --exact compares bytes",
                         d.noise_only.size());
-  if (d.same()) {
-    o += fmt::format("\nNo meaningful change: the same compiles, reasons and artifacts ({} "
-                     "compared by payload{}).\n",
-                     d.artifacts_compared, noise.empty() ? "" : "; " + noise);
-    return o;
-  }
-  if (!d.stats.empty()) {
-    o += "\n" + bold("Lines of the logs that read differently") + "\n";
-    for (const auto& s : d.stats)
-      o += fmt::format("  {:<22} {}{}\n", s.name, change(s.a, s.b), stat_meaning(s.name));
-  }
-  auto only = [&](const char* side, const std::vector<std::string>& ids) {
-    if (ids.empty()) return;
-    o += wrap(fmt::format("Compiles only in {} ({}): {}", side, ids.size(), ids_text(ids)), width,
-              2) +
-         "\n";
-  };
-  if (!d.compile_ids_only_a.empty() || !d.compile_ids_only_b.empty()) o += "\n";
-  only("A", d.compile_ids_only_a);
-  only("B", d.compile_ids_only_b);
-  if (!d.frames.empty()) {
-    o += "\n" + bold("Frames that changed") + "\n";
-    // Frames are numbered per run: the run tells two frames 0 apart.
-    std::string run_head = d.several_runs ? fmt::format("{:>3} ", "run") : "";
-    o += fmt::format("  {}{:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", run_head, "frame",
-                     "function", "compiles", "recompiles", "breaks", "failures");
-    for (const auto& f : d.frames) {
-      std::string name = f.b.present ? f.b.name : f.a.name;
-      std::string frame = std::to_string(f.frame_id);
-      if (!f.a.present) name += " (new)";
-      if (!f.b.present) name += " (gone)";
-      std::string run = d.several_runs ? fmt::format("{:>3} ", f.run) : "";
-      o += fmt::format("  {}{:>5} {:<24} {:>12} {:>12} {:>10} {:>10}\n", run, frame,
-                       clip(name, 24), change(f.a.compiles, f.b.compiles),
-                       change(f.a.recompiles, f.b.recompiles),
-                       change(f.a.graph_breaks, f.b.graph_breaks),
-                       change(f.a.failures, f.b.failures));
-    }
-  }
-  auto patterns = [&](const char* heading, const std::vector<PatternChange>& v) {
-    if (v.empty()) return;
-    o += "\n" + bold(heading) + "\n";
-    for (const auto& p : v) {
-      std::string state = p.count_a == 0   ? "new"
-                          : p.count_b == 0 ? "gone"
-                                           : change(p.count_a, p.count_b);
-      std::string where = p.where.empty() ? "" : " at " + p.where;
-      o += clip(fmt::format("  {:>10} [{}] {}{}", state, category_name(p.category),
-                            first_line(p.pattern), where),
-                width) +
-           "\n";
-    }
-  };
-  patterns("Recompile reasons", d.recompile_reasons);
-  patterns("Graph breaks", d.graph_breaks);
-  if (!d.operators.empty()) {
-    o += "\n" + bold("Operators that changed (per compile, in its graphs and output code)") + "\n";
-    for (const auto& c : d.operators) {
-      // The compile id in a column of its own, the operators wrapped beside it.
-      std::string ops = wrap(operators_in_words(c), width > 31 ? width - 11 : 20, 0);
-      for (size_t at = 0; (at = ops.find('\n', at)) != std::string::npos; at += 12)
-        ops.insert(at + 1, 11, ' ');
-      o += fmt::format("  {:<8} {}\n", c.compile_id, ops);
-    }
-  }
-  if (!d.artifacts.empty()) {
-    size_t changed = 0, only_a = 0, only_b = 0;
-    for (const auto& c : d.artifacts)
-      (c.kind == ArtifactChange::kChanged ? changed
-       : c.kind == ArtifactChange::kOnlyA ? only_a
-                                          : only_b)++;
-    o += "\n" +
-         bold(fmt::format(
-             "Artifacts that differ: {} changed of {} compared, {} only in A, {} only in B",
-             changed, d.artifacts_compared, only_a, only_b)) +
-         "\n";
-    if (!noise.empty()) o += "  (and " + noise + ")\n";
-    size_t shown = 0;
-    for (const auto& c : d.artifacts) {
-      if (shown++ == 30) {
-        o += fmt::format("  and {} more (--json lists them all)\n", d.artifacts.size() - 30);
-        break;
-      }
-      const char* how = c.kind == ArtifactChange::kChanged ? "changed"
-                        : c.kind == ArtifactChange::kOnlyA ? "only in A"
-                                                           : "only in B";
-      o += clip(fmt::format("  {:<10} {:<9} {}", c.compile_id, how, c.artifact), width) + "\n";
-    }
-  }
-  if (d.artifacts.empty() && !noise.empty()) o += "\nArtifacts: none changed; " + noise + ".\n";
-  return o;
+  if (d.same())
+    return t.o + fmt::format("\nNo meaningful change: the same compiles, reasons and artifacts "
+                             "({} compared by payload{}).\n",
+                             d.artifacts_compared, noise.empty() ? "" : "; " + noise);
+  t.line_stats();
+  t.compile_ids();
+  t.frames();
+  t.patterns("Recompile reasons", d.recompile_reasons);
+  t.patterns("Graph breaks", d.graph_breaks);
+  t.operators();
+  t.artifacts(noise);
+  return t.o;
 }
 
 std::string diff_json(const DiffReport& d, const std::string& a, const std::string& b,
