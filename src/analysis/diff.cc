@@ -166,6 +166,54 @@ CompileOperators compile_operators(const std::string& id, const model::IndexEntr
   return c;
 }
 
+// The artifacts of a compile id both logs have, compared by payload (and
+// apart from noise), and the operators of its graphs.
+void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other, DiffReport* r) {
+  size_t first_change = r->artifacts.size();
+  r->compile_ids_in_both.push_back(e.label());
+  auto pa = payload_files(e), pb = payload_files(other);
+  std::map<std::string, const model::Output*> mb(pb.begin(), pb.end());
+  std::set<std::string> in_a;
+  for (const auto& [name, o] : pa) {
+    in_a.insert(name);
+    auto it = mb.find(name);
+    ArtifactChange c;
+    c.compile_id = e.label();
+    c.artifact = name;
+    c.file_a = o->url;
+    c.text_a = text_of(*o);
+    c.md5_a = o->payload_md5;
+    if (it == mb.end()) {
+      c.kind = ArtifactChange::kOnlyA;
+      r->artifacts.push_back(std::move(c));
+      continue;
+    }
+    ++r->artifacts_compared;
+    if (it->second->payload_md5 == o->payload_md5) continue;
+    c.file_b = it->second->url;
+    c.text_b = text_of(*it->second);
+    c.md5_b = it->second->payload_md5;
+    c.operators = operator_deltas(o->operators, it->second->operators);
+    bool noise = !o->noise_free_md5.empty() && o->noise_free_md5 == it->second->noise_free_md5;
+    (noise ? r->noise_only : r->artifacts).push_back(std::move(c));
+  }
+  for (const auto& [name, o] : pb)
+    if (!in_a.count(name)) {
+      ArtifactChange c;
+      c.kind = ArtifactChange::kOnlyB;
+      c.compile_id = e.label();
+      c.artifact = name;
+      c.file_b = o->url;
+      c.text_b = text_of(*o);
+      c.md5_b = o->payload_md5;
+      r->artifacts.push_back(std::move(c));
+    }
+  CompileOperators ops = compile_operators(
+      e.label(), e, other, std::span<const ArtifactChange>(r->artifacts).subspan(first_change));
+  if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
+    r->operators.push_back(std::move(ops));
+}
+
 }  // namespace
 
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
@@ -216,52 +264,7 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   r.recompile_reasons = pattern_changes(recompile_patterns(da), recompile_patterns(db));
   r.graph_breaks = pattern_changes(break_patterns(da), break_patterns(db));
 
-  for (const auto* e : both) {
-    size_t first_change = r.artifacts.size();
-    r.compile_ids_in_both.push_back(e->label());
-    auto pa = payload_files(*e), pb = payload_files(*eb.at(e->label()));
-    std::map<std::string, const model::Output*> mb(pb.begin(), pb.end());
-    std::set<std::string> in_a;
-    for (const auto& [name, o] : pa) {
-      in_a.insert(name);
-      auto it = mb.find(name);
-      ArtifactChange c;
-      c.compile_id = e->label();
-      c.artifact = name;
-      c.file_a = o->url;
-      c.text_a = text_of(*o);
-      c.md5_a = o->payload_md5;
-      if (it == mb.end()) {
-        c.kind = ArtifactChange::kOnlyA;
-        r.artifacts.push_back(std::move(c));
-        continue;
-      }
-      ++r.artifacts_compared;
-      if (it->second->payload_md5 == o->payload_md5) continue;
-      c.file_b = it->second->url;
-      c.text_b = text_of(*it->second);
-      c.md5_b = it->second->payload_md5;
-      c.operators = operator_deltas(o->operators, it->second->operators);
-      bool noise = !o->noise_free_md5.empty() && o->noise_free_md5 == it->second->noise_free_md5;
-      (noise ? r.noise_only : r.artifacts).push_back(std::move(c));
-    }
-    for (const auto& [name, o] : pb)
-      if (!in_a.count(name)) {
-        ArtifactChange c;
-        c.kind = ArtifactChange::kOnlyB;
-        c.compile_id = e->label();
-        c.artifact = name;
-        c.file_b = o->url;
-        c.text_b = text_of(*o);
-        c.md5_b = o->payload_md5;
-        r.artifacts.push_back(std::move(c));
-      }
-    CompileOperators ops = compile_operators(
-        e->label(), *e, *eb.at(e->label()),
-        std::span<const ArtifactChange>(r.artifacts).subspan(first_change));
-    if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
-      r.operators.push_back(std::move(ops));
-  }
+  for (const auto* e : both) compare_compile(*e, *eb.at(e->label()), &r);
   return r;
 }
 
