@@ -28,28 +28,9 @@ json runs_json(const std::vector<model::CompileRef>& ids) {
 }  // namespace
 
 namespace {
-json summary_object(const DoctorReport& d, const std::string& log,
-                    const std::string& command_line) {
-  json j;
-  j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
-  j["source"] = {{"log", log},
-                 {"kind", d.source_kind},
-                 {"command_line", command_line},
-                 {"pytorch_version", d.torch_version.empty() ? json() : json(d.torch_version)}};
-  if (d.source_kind == "torch_logs")
-    j["source"]["text"] = {{"lines", d.text_lines},
-                           {"other_lines", d.text_unknown_lines},
-                           {"guard_dumps", d.text_guard_dumps}};
-  const auto& t = d.totals;
-  j["totals"] = {{"frames", t.frames},
-                 {"compiles", t.compiles},
-                 {"recompiles", t.recompiles},
-                 {"graph_breaks", t.graph_breaks},
-                 {"failures", t.failures},
-                 {"compile_time_s", t.compile_time_s},
-                 {"recompile_limit_hits", t.recompile_limit_hits},
-                 {"runs", t.runs}};
-  j["empty"] = t.empty();
+
+// summary.json's frames, each with its recompile reasons.
+json frames_json(const DoctorReport& d) {
   json frames = json::array();
   for (const auto& f : d.frames) {
     json reasons = json::array();
@@ -72,7 +53,11 @@ json summary_object(const DoctorReport& d, const std::string& log,
                       {"compile_ids", ids_json(f.compile_ids)},
                       {"recompile_reasons", reasons}});
   }
-  j["frames"] = frames;
+  return frames;
+}
+
+// summary.json's graph-break groups.
+json graph_breaks_json(const DoctorReport& d) {
   json breaks = json::array();
   for (const auto& g : d.graph_breaks)
     breaks.push_back({{"reason", g.reason},
@@ -84,7 +69,11 @@ json summary_object(const DoctorReport& d, const std::string& log,
                       {"explanation", g.explanation},
                       {"registry_id", g.registry_id},
                       {"registry_url", g.registry_url}});
-  j["graph_breaks"] = breaks;
+  return breaks;
+}
+
+// summary.json's failures.
+json failures_json(const DoctorReport& d) {
   json failures = json::array();
   for (const auto& f : d.failures)
     failures.push_back({{"compile_id", f.compile_id ? json(f.compile_id->id.bare()) : json()},
@@ -97,7 +86,51 @@ json summary_object(const DoctorReport& d, const std::string& log,
                         {"ran_eagerly", f.ran_eagerly},
                         {"outside_frame", f.outside_frame},
                         {"artifacts", f.artifacts}});
-  j["failures"] = failures;
+  return failures;
+}
+
+// summary.json's slowest compiles with their phases.
+json slowest_json(const DoctorReport& d) {
+  json slow = json::array();
+  for (const auto& c : d.slowest) {
+    json tree = json::array();
+    for (const auto& p : c.phase_tree)
+      tree.push_back({{"name", p.name}, {"depth", p.depth}, {"seconds", p.seconds}});
+    slow.push_back({{"compile_id", c.compile_id.id.bare()},
+                    {"run", c.compile_id.run},
+                    {"name", c.frame_name},
+                    {"seconds", c.seconds},
+                    {"phases", c.phases},
+                    {"phase_tree", tree}});
+  }
+  return slow;
+}
+
+json summary_object(const DoctorReport& d, const std::string& log,
+                    const std::string& command_line) {
+  json j;
+  j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
+  j["source"] = {{"log", log},
+                 {"kind", d.source_kind},
+                 {"command_line", command_line},
+                 {"pytorch_version", d.torch_version.empty() ? json() : json(d.torch_version)}};
+  if (d.source_kind == "torch_logs")
+    j["source"]["text"] = {{"lines", d.text_lines},
+                           {"other_lines", d.text_unknown_lines},
+                           {"guard_dumps", d.text_guard_dumps}};
+  const auto& t = d.totals;
+  j["totals"] = {{"frames", t.frames},
+                 {"compiles", t.compiles},
+                 {"recompiles", t.recompiles},
+                 {"graph_breaks", t.graph_breaks},
+                 {"failures", t.failures},
+                 {"compile_time_s", t.compile_time_s},
+                 {"recompile_limit_hits", t.recompile_limit_hits},
+                 {"runs", t.runs}};
+  j["empty"] = t.empty();
+  j["frames"] = frames_json(d);
+  j["graph_breaks"] = graph_breaks_json(d);
+  j["failures"] = failures_json(d);
   json advice = json::array();
   for (const auto& a : d.advice)
     advice.push_back({{"category", category_name(a.category)},
@@ -111,19 +144,7 @@ json summary_object(const DoctorReport& d, const std::string& log,
                         {"message", e.message},
                         {"compile_ids", ids_json(e.compile_ids)}});
   j["expected"] = expected;
-  json slow = json::array();
-  for (const auto& c : d.slowest) {
-    json tree = json::array();
-    for (const auto& p : c.phase_tree)
-      tree.push_back({{"name", p.name}, {"depth", p.depth}, {"seconds", p.seconds}});
-    slow.push_back({{"compile_id", c.compile_id.id.bare()},
-                    {"run", c.compile_id.run},
-                    {"name", c.frame_name},
-                    {"seconds", c.seconds},
-                    {"phases", c.phases},
-                    {"phase_tree", tree}});
-  }
-  j["slowest_compiles"] = slow;
+  j["slowest_compiles"] = slowest_json(d);
   return j;
 }
 }  // namespace
