@@ -192,33 +192,62 @@ std::string log_label(const std::string& log, size_t n) {
 
 }  // namespace
 
-std::string summary_text(const DoctorReport& d, const std::string& log, bool color, size_t width,
-                         bool all_frames) {
-  auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
-  auto warn = [&](const std::string& s) { return color ? "\033[33m" + s + "\033[0m" : s; };
-  const auto& t = d.totals;
-  const bool runs = d.several_runs();
-  std::string o = bold("tlscope summary") + ": " + log_label(log, width - 17) + "\n";
-  if (!d.torch_version.empty()) o += "PyTorch " + d.torch_version + "\n";
-  if (d.source_kind == "torch_logs")
-    o += wrap(fmt::format("TORCH_LOGS text: {} lines, {} of them not TORCH_LOGS messages. Text "
-                          "has no compile times, graphs or generated code, and names compile "
-                          "ids only where its prefix prints them; a TORCH_TRACE log "
-                          "(TORCH_TRACE=/tmp/trace python ...) has them all.",
-                          d.text_lines, d.text_unknown_lines),
-              width, 0) +
-         "\n";
-  o += totals_line(t) + "\n";
-  if (t.empty()) o += "Nothing was compiled: the log holds no frame, graph break or failure.\n";
-  if (runs)
-    o += wrap(fmt::format("This log holds {} runs: Dynamo was reset and compiled again, so compile "
-                          "ids repeat; each run's frames and compiles are counted.",
-                          t.runs),
-              width, 0) +
-         "\n";
-  if (!d.frames.empty()) {
-    // Which rows: every frame with something to say, then the slowest few
-    // of those that compiled once and cleanly, then a line for the rest.
+namespace {
+
+// The terminal's summary, section by section.
+struct SummaryText {
+  const DoctorReport& d;
+  size_t width;
+  bool color;
+  std::string o;
+
+  std::string bold(const std::string& s) const { return color ? "\033[1m" + s + "\033[0m" : s; }
+  std::string warn(const std::string& s) const { return color ? "\033[33m" + s + "\033[0m" : s; }
+
+  void header(const std::string& log) {
+    const auto& t = d.totals;
+    o = bold("tlscope summary") + ": " + log_label(log, width - 17) + "\n";
+    if (!d.torch_version.empty()) o += "PyTorch " + d.torch_version + "\n";
+    if (d.source_kind == "torch_logs")
+      o += wrap(fmt::format("TORCH_LOGS text: {} lines, {} of them not TORCH_LOGS messages. Text "
+                            "has no compile times, graphs or generated code, and names compile "
+                            "ids only where its prefix prints them; a TORCH_TRACE log "
+                            "(TORCH_TRACE=/tmp/trace python ...) has them all.",
+                            d.text_lines, d.text_unknown_lines),
+                width, 0) +
+           "\n";
+    o += totals_line(t) + "\n";
+    if (t.empty()) o += "Nothing was compiled: the log holds no frame, graph break or failure.\n";
+    if (d.several_runs())
+      o += wrap(fmt::format("This log holds {} runs: Dynamo was reset and compiled again, so "
+                            "compile ids repeat; each run's frames and compiles are counted.",
+                            t.runs),
+                width, 0) +
+           "\n";
+  }
+
+  // A frame's row and a line per pattern of its recompile reasons (not one
+  // per cached entry).
+  void frame_row(const FrameReport& f, size_t name_w) {
+    bool runs = d.several_runs();
+    std::string rec = std::to_string(f.recompiles) + (f.recompile_limit_hit ? "!" : "");
+    std::string run_cell = runs ? fmt::format("{:>3} ", f.run) : "";
+    std::string time = d.totals.timed ? fmt::format("{:.3f}", f.compile_time_s) : "-";
+    o += fmt::format("  {}{:>5} {:<{}} {:>8} {:>10} {:>9} {:>9}\n", run_cell, f.frame_id,
+                     clip(f.name, name_w), name_w, f.compiles,
+                     f.recompile_limit_hit ? warn(rec) : rec, f.restarts, time);
+    for (const auto& g : group_reasons(f.recompile_reasons))
+      o += "        " +
+           clip(fmt::format("{}x [{}] ({}) {}", g.compile_ids.size(), category_name(g.category),
+                            refs_text(g.compile_ids, false, 6), g.reason),
+                width - 8) +
+           "\n";
+  }
+
+  // Every frame with something to say, then the slowest few of those that
+  // compiled once and cleanly, then a line for the rest.
+  void frames(bool all_frames) {
+    if (d.frames.empty()) return;
     constexpr size_t kQuietShown = 5;
     std::vector<const FrameReport*> rows, quiet;
     for (const auto& f : d.frames) {
@@ -236,67 +265,67 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
     size_t longest = 0;
     for (const auto* f : rows) longest = std::max(longest, f->name.size());
     for (const auto* f : quiet) longest = std::max(longest, f->name.size());
-    size_t fixed = 48 + (runs ? 4 : 0);  // the other columns of a row
+    size_t fixed = 48 + (d.several_runs() ? 4 : 0);  // the other columns of a row
     size_t name_w = std::max<size_t>(28, std::min(longest, width > fixed ? width - fixed : 28));
     o += "\n" + bold("Frames") + " (most recompiled first)\n";
-    std::string run_head = runs ? fmt::format("{:>3} ", "run") : "";
+    std::string run_head = d.several_runs() ? fmt::format("{:>3} ", "run") : "";
     o += fmt::format("  {}{:>5} {:<{}} {:>8} {:>10} {:>9} {:>9}\n", run_head, "frame", "function",
                      name_w, "compiles", "recompiles", "restarts", "time (s)");
     rows.insert(rows.end(), quiet.begin(), quiet.end());
-    for (const auto* fp : rows) {
-      const FrameReport& f = *fp;
-      std::string rec = std::to_string(f.recompiles) + (f.recompile_limit_hit ? "!" : "");
-      std::string run_cell = runs ? fmt::format("{:>3} ", f.run) : "";
-      std::string time = t.timed ? fmt::format("{:.3f}", f.compile_time_s) : "-";
-      o += fmt::format("  {}{:>5} {:<{}} {:>8} {:>10} {:>9} {:>9}\n", run_cell, f.frame_id,
-                       clip(f.name, name_w), name_w, f.compiles,
-                       f.recompile_limit_hit ? warn(rec) : rec, f.restarts, time);
-      // One line per pattern of reason, not one per cached entry.
-      for (const auto& g : group_reasons(f.recompile_reasons))
-        o += "        " +
-             clip(fmt::format("{}x [{}] ({}) {}", g.compile_ids.size(), category_name(g.category),
-                              refs_text(g.compile_ids, false, 6), g.reason),
-                  width - 8) +
-             "\n";
-    }
+    for (const auto* f : rows) frame_row(*f, name_w);
     if (hidden > 0)
-      o += t.timed ? fmt::format("  ... {} more frames compiled once, {:.2f} s (--all lists them)\n",
-                                 hidden, hidden_s)
-                   : fmt::format("  ... {} more frames compiled once (--all lists them)\n", hidden);
+      o += d.totals.timed
+               ? fmt::format("  ... {} more frames compiled once, {:.2f} s (--all lists them)\n",
+                             hidden, hidden_s)
+               : fmt::format("  ... {} more frames compiled once (--all lists them)\n", hidden);
   }
-  if (!d.graph_breaks.empty()) {
-    o += "\n" + bold("Graph breaks") + "\n";
-    for (const auto& g : d.graph_breaks) {
-      o += clip(fmt::format("  {:>3}x [{}] {}", g.count, category_name(g.category), g.reason),
-                width) +
-           "\n";
-      if (!g.user_frame.empty()) o += "       at " + clip(g.user_frame, width - 10) + "\n";
+
+  void breaks_and_failures() {
+    if (!d.graph_breaks.empty()) {
+      o += "\n" + bold("Graph breaks") + "\n";
+      for (const auto& g : d.graph_breaks) {
+        o += clip(fmt::format("  {:>3}x [{}] {}", g.count, category_name(g.category), g.reason),
+                  width) +
+             "\n";
+        if (!g.user_frame.empty()) o += "       at " + clip(g.user_frame, width - 10) + "\n";
+      }
     }
-  }
-  if (!d.failures.empty()) {
+    if (d.failures.empty()) return;
     o += "\n" + bold("Failures") + "\n";
     for (const auto& f : d.failures) {
-      std::string id = f.compile_id ? ref_label(*f.compile_id, runs) : "(no frame)";
+      std::string id = f.compile_id ? ref_label(*f.compile_id, d.several_runs()) : "(no frame)";
       o += clip(fmt::format("  {} {}: {}", id, f.fail_type, f.root_cause), width) + "\n";
       if (f.outside_frame && !f.user_frame.empty())
         o += "       at " + clip(f.user_frame, width - 10) + "\n";
     }
   }
+
   // What to do, and what happened as expected: a line per item with its ids.
-  auto items = [&](const char* title, const auto& list) {
+  template <typename List>
+  void items(const char* title, const List& list) {
     if (list.empty()) return;
     o += "\n" + bold(title) + "\n";
     for (const auto& a : list) {
-      std::string ids = refs_text(a.compile_ids, runs);
+      std::string ids = refs_text(a.compile_ids, d.several_runs());
       o += wrap(fmt::format("- [{}] {}{}", category_name(a.category), a.message,
                             ids.empty() ? "" : " (" + ids + ")"),
                 width, 2) +
            "\n";
     }
-  };
-  items("What to do", d.advice);
-  items("Expected", d.expected);
-  return o;
+  }
+};
+
+}  // namespace
+
+std::string summary_text(const DoctorReport& d, const std::string& log, bool color, size_t width,
+                         bool all_frames) {
+  SummaryText t{d, width, color, {}};
+  t.header(log);
+  t.frames(all_frames);
+  t.breaks_and_failures();
+  t.items("What to do", d.advice);
+  t.items("Expected", d.expected);
+  return t.o;
 }
 
 std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
