@@ -64,6 +64,47 @@ RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::
   return r;
 }
 
+namespace {
+
+// A folder's cache status from the name of one of its files: a miss outranks
+// a hit, a hit a bypass.
+void note_cache(const std::string& folder, const std::string& name,
+                std::map<std::string, std::string>* cache) {
+  std::string status = name.find("cache_miss") != std::string::npos     ? "miss"
+                       : name.find("cache_hit") != std::string::npos    ? "hit"
+                       : name.find("cache_bypass") != std::string::npos ? "bypass"
+                                                                        : "";
+  if (status.empty()) return;
+  auto rank_of = [](const std::string& s) { return s == "miss" ? 3 : s == "hit" ? 2 : 1; };
+  auto [c, fresh] = cache->try_emplace(folder, status);
+  if (!fresh && rank_of(status) > rank_of(c->second)) c->second = status;
+}
+
+// A graph whose collectives in the schedule and in the generated code do not
+// match, or whose code waits for fewer of them than it starts (J30).
+std::optional<ParityGraph> parity_of(const std::string& folder, const model::FolderData& data,
+                                    const std::string& compile_id) {
+  std::map<std::string, int> sched;
+  for (const auto& op : *data.collective_schedule) {
+    std::string kind = model::normalize_collective(op);
+    if (!kind.empty()) ++sched[kind];
+  }
+  int total = 0, offset = 0;
+  std::set<std::string> kinds;
+  for (const auto& [k, n] : *data.code_collectives) total += n, kinds.insert(k);
+  for (const auto& [k, n] : sched) kinds.insert(k);
+  for (const auto& k : kinds) {
+    auto a = sched.count(k) ? sched.at(k) : 0;
+    auto b = data.code_collectives->count(k) ? data.code_collectives->at(k) : 0;
+    offset += std::abs(a - b);
+  }
+  int missing = std::max(0, total - data.code_waits);
+  if (offset == 0 && missing == 0) return std::nullopt;
+  return ParityGraph{folder, compile_id, offset, missing};
+}
+
+}  // namespace
+
 RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
                            const DoctorReport& doctor) {
   RankSummary r;
@@ -78,14 +119,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
       std::string folder = first_segment(o.url);
       auto [it, inserted] = r.folder_to_id.try_emplace(folder, e.json_key());
       if (!inserted && e.json_key() < it->second) it->second = e.json_key();
-      std::string status = o.name.find("cache_miss") != std::string::npos     ? "miss"
-                           : o.name.find("cache_hit") != std::string::npos    ? "hit"
-                           : o.name.find("cache_bypass") != std::string::npos ? "bypass"
-                                                                              : "";
-      if (status.empty()) continue;
-      auto rank_of = [](const std::string& s) { return s == "miss" ? 3 : s == "hit" ? 2 : 1; };
-      auto [c, fresh] = r.folder_cache.try_emplace(folder, status);
-      if (!fresh && rank_of(status) > rank_of(c->second)) c->second = status;
+      note_cache(folder, o.name, &r.folder_cache);
     }
   }
   std::sort(outputs.begin(), outputs.end(),
@@ -101,26 +135,9 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
                                 ? std::string()
                                 : trace::to_hex(trace::md5(data.tensor_meta_fingerprint))});
     if (data.collective_schedule && data.code_collectives) {
-      std::map<std::string, int> sched;
-      for (const auto& op : *data.collective_schedule) {
-        std::string kind = model::normalize_collective(op);
-        if (!kind.empty()) ++sched[kind];
-      }
-      int total = 0, offset = 0;
-      std::set<std::string> kinds;
-      for (const auto& [k, n] : *data.code_collectives) total += n, kinds.insert(k);
-      for (const auto& [k, n] : sched) kinds.insert(k);
-      for (const auto& k : kinds) {
-        auto a = sched.count(k) ? sched.at(k) : 0;
-        auto b = data.code_collectives->count(k) ? data.code_collectives->at(k) : 0;
-        offset += std::abs(a - b);
-      }
-      int missing = std::max(0, total - data.code_waits);
-      if (offset > 0 || missing > 0) {
-        auto id = r.folder_to_id.find(folder);
-        r.parity.push_back(
-            {folder, id == r.folder_to_id.end() ? "unknown" : id->second, offset, missing});
-      }
+      auto id = r.folder_to_id.find(folder);
+      if (auto p = parity_of(folder, data, id == r.folder_to_id.end() ? "unknown" : id->second))
+        r.parity.push_back(*p);
     }
   }
   if (m.graph_execution_order) {
