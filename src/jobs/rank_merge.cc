@@ -108,6 +108,44 @@ void write_job_files(const std::string& out_dir, const std::vector<analysis::Ran
   files.finish();
 }
 
+// Every rank's summary, its op lists dropped once read: what the analyses
+// need. A rank this process's map could not write says why, not that it is
+// missing.
+std::vector<analysis::RankSummary> load_all(const std::string& out_dir,
+                                            const std::vector<io::RankLog>& logs, unsigned jobs,
+                                            const MapOutcome* known) {
+  std::vector<analysis::RankSummary> summaries(logs.size());
+  base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
+    summaries[i] = load(out_dir, logs[i].rank, logs[i].path);
+    analysis::drop_ops(&summaries[i]);
+    if (!known || !summaries[i].error.empty()) return;
+    if (auto e = known->errors.find(logs[i].rank); e != known->errors.end()) {
+      summaries[i].error = e->second;
+      summaries[i].problem = fmt::format("rank {}: no report ({})", logs[i].rank, e->second);
+    }
+  });
+  return summaries;
+}
+
+// The problems the landing page names: ranks with no folder or log, and each
+// rank's own; the counts of failed ranks and strict failures.
+void note_problems(const std::vector<io::RankLog>& logs,
+                   const std::vector<analysis::RankSummary>& summaries, bool listed,
+                   MergeResult* result) {
+  if (std::string missing = gaps(logs); !missing.empty()) {
+    // "rank 3" or "ranks 3, 5-7"
+    std::string which = (missing.find_first_of(",-") == std::string::npos ? "rank " : "ranks ") +
+                        missing;
+    result->problems.push_back(listed ? "no log in the folder for " + which
+                                      : "no rank_<N> folder for " + which);
+  }
+  for (const auto& s : summaries) {
+    if (!s.problem.empty()) result->problems.push_back(s.problem);
+    result->strict_failures += s.strict_failures;
+    if (!s.error.empty()) ++result->failed;
+  }
+}
+
 }  // namespace
 
 MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigned jobs,
@@ -138,34 +176,11 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
   std::vector<io::RankLog> logs;
   for (const auto& [r, log] : ranks) logs.push_back({r, log});
   // Every summary, its op lists dropped once read: what the analyses need.
-  std::vector<analysis::RankSummary> summaries(logs.size());
-  base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
-    summaries[i] = load(out_dir, logs[i].rank, logs[i].path);
-    analysis::drop_ops(&summaries[i]);
-    if (!known || !summaries[i].error.empty()) return;
-    // This process's map could not write the folder: say why, not that it is missing.
-    if (auto e = known->errors.find(logs[i].rank); e != known->errors.end()) {
-      summaries[i].error = e->second;
-      summaries[i].problem = fmt::format("rank {}: no report ({})", logs[i].rank, e->second);
-    }
-  });
+  std::vector<analysis::RankSummary> summaries = load_all(out_dir, logs, jobs, known);
   for (size_t i = 0; i < logs.size(); ++i)
     if (logs[i].path.empty()) logs[i].path = summaries[i].log;
 
-  if (std::string missing = gaps(logs); !missing.empty())
-  {
-    // "rank 3" or "ranks 3, 5-7"
-    std::string which = (missing.find_first_of(",-") == std::string::npos ? "rank " : "ranks ") +
-                        missing;
-    result.problems.push_back(listing ? "no log in the folder for " + which
-                                      : "no rank_<N> folder for " + which);
-  }
-  for (const auto& s : summaries) {
-    if (!s.problem.empty()) result.problems.push_back(s.problem);
-    result.strict_failures += s.strict_failures;
-    if (!s.error.empty()) ++result.failed;
-  }
-
+  note_problems(logs, summaries, listing.has_value(), &result);
   auto analysis = analysis::analyze_ranks(summaries);
   std::vector<analysis::RankSummary> good;
   for (auto& s : summaries)
