@@ -328,6 +328,23 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
   return t.o;
 }
 
+namespace {
+
+// A rank's row of the multi-rank summary (limit hits for text, which has no
+// times).
+std::string rank_row(const RankDiagnosis& r, bool text, size_t width) {
+  if (!r.error.empty()) return clip(fmt::format("  {:>5} error: {}", r.log.rank, r.error), width) + "\n";
+  if (r.summary.no_records) return fmt::format("  {:>5} no readable records in the log\n", r.log.rank);
+  const auto& t = r.doctor.totals;
+  if (text)
+    return fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>10}\n", r.log.rank, t.compiles,
+                       t.recompiles, t.graph_breaks, t.failures, t.recompile_limit_hits);
+  return fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9.3f}\n", r.log.rank, t.compiles,
+                     t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
+}
+
+}  // namespace
+
 std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
                                bool color, size_t width) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
@@ -341,23 +358,7 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const Mu
                         : ": " + count_of(ranks.size(), "rank log", "rank logs") + "\n\n");
   o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9}\n", "rank", "compiles", "recompiles",
                    "graph breaks", "failures", text ? "limit hits" : "time (s)");
-  for (const auto& r : ranks) {
-    if (!r.error.empty()) {
-      o += clip(fmt::format("  {:>5} error: {}", r.log.rank, r.error), width) + "\n";
-      continue;
-    }
-    if (r.summary.no_records) {
-      o += fmt::format("  {:>5} no readable records in the log\n", r.log.rank);
-      continue;
-    }
-    const auto& t = r.doctor.totals;
-    if (text)
-      o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>10}\n", r.log.rank, t.compiles,
-                       t.recompiles, t.graph_breaks, t.failures, t.recompile_limit_hits);
-    else
-      o += fmt::format("  {:>5} {:>8} {:>10} {:>12} {:>8} {:>9.3f}\n", r.log.rank, t.compiles,
-                       t.recompiles, t.graph_breaks, t.failures, t.compile_time_s);
-  }
+  for (const auto& r : ranks) o += rank_row(r, text, width);
   o += "\n";
   if (!a.left_out.empty())
     o += fmt::format("Not compared: {} {} (no report or no readable records).\n",

@@ -63,11 +63,10 @@ bool summary_of(const std::string& path, bool text, const std::string& name, std
   return true;
 }
 
-nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
-                        const std::string& command) {
-  const RedactionCounts& c = r.counts;
+// The rules of the redaction that was asked for, in words.
+nlohmann::json rules_json(const RedactOptions& redact) {
   nlohmann::json rules = nlohmann::json::object();
-  if (opts.redact.code)
+  if (redact.code)
     rules["code"] =
         "Code is found by what it is, in every string of the log (envelope fields, JSON "
         "payloads and their keys, text payloads): a text that holds a definition (def, class, "
@@ -78,18 +77,25 @@ nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
         "(FX graphs, output code, bytecode, dumps, string artifacts other than reasons and "
         "errors, JSON artifacts other than data, keys tlscope does not know) are replaced by "
         "one line: \"redacted: N lines, md5 X\" (N and X of the original).";
-  if (opts.redact.paths)
+  if (redact.paths)
     rules["paths"] =
         "Every absolute path, wherever it appears (inside longer texts, after a compiler flag "
         "such as -I, behind file://, in JSON keys, ~/ home paths): site-packages and "
         "dist-packages prefixes become <site-packages>, the inductor cache folder "
         "<inductor-cache>, the Python library <python-lib>, and any other folder <dir-N> (the "
         "same folder always the same N); file names are kept.";
-  if (opts.redact.strings)
+  if (redact.strings)
     rules["strings"] =
         "Python string constants in guards, graphs, reasons and other texts become '<str-N>' "
         "(the same constant always the same N); subscript keys (L['x']), guard sources, "
         "device, dtype and layout names are kept.";
+  return rules;
+}
+
+nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
+                        const std::string& command) {
+  const RedactionCounts& c = r.counts;
+  nlohmann::json rules = rules_json(opts.redact);
   nlohmann::json counts = {{"lines_read", c.lines},
                            {"records", c.records},
                            {"payloads", c.payloads},

@@ -18,6 +18,36 @@ bool same(const std::optional<trace::CompileId>& a, const trace::CompileId& b) {
          a->frame_compile_id == b.frame_compile_id;
 }
 
+// What TORCH_LOGS text holds of one compile.
+struct Held {
+  const model::MetricsRecord* frame = nullptr;
+  std::vector<std::string> recompiles, breaks, guards;
+};
+
+Held held_of(const model::ReportModel& m, const trace::CompileId& id) {
+  Held h;
+  for (const auto& r : m.metrics)
+    if (same(r.id, id)) h.frame = &r;
+  const model::MetricsRecord* frame = h.frame;
+  for (const auto& r : m.recompile_reasons) {
+    if (!same(r.id, id)) continue;
+    std::string s = "Recompiling function " + (frame ? frame->co_name : std::string("?"));
+    if (frame && !frame->co_filename.empty())
+      s += " in " + frame->co_filename +
+           (frame->co_firstlineno ? fmt::format(":{}", *frame->co_firstlineno) : "");
+    s += "\n    triggered by the following guard failure(s):\n";
+    for (const auto& g : r.reasons) s += "    - " + g + "\n";
+    h.recompiles.push_back(s);
+  }
+  for (const auto& b : m.graph_break_notes)
+    if (same(b.id, id))
+      h.breaks.push_back(b.text + (b.text.empty() || b.text.back() == '\n' ? "" : "\n") +
+                         (b.count > 1 ? fmt::format("(printed {} times)\n", b.count) : ""));
+  for (const auto& g : m.text_guards)
+    if (same(g.id, id)) h.guards.push_back(g.text);
+  return h;
+}
+
 }  // namespace
 
 int show_text(const std::string& log, const std::string& compile_id, const std::string& artifact,
@@ -34,26 +64,11 @@ int show_text(const std::string& log, const std::string& compile_id, const std::
     return 1;
   }
   // What the text holds of the compile, by the TORCH_LOGS names.
-  std::vector<std::string> recompiles, breaks, guards;
-  const model::MetricsRecord* frame = nullptr;
-  for (const auto& r : m.metrics)
-    if (same(r.id, *id)) frame = &r;
-  for (const auto& r : m.recompile_reasons) {
-    if (!same(r.id, *id)) continue;
-    std::string s = "Recompiling function " + (frame ? frame->co_name : std::string("?"));
-    if (frame && !frame->co_filename.empty())
-      s += " in " + frame->co_filename +
-           (frame->co_firstlineno ? fmt::format(":{}", *frame->co_firstlineno) : "");
-    s += "\n    triggered by the following guard failure(s):\n";
-    for (const auto& g : r.reasons) s += "    - " + g + "\n";
-    recompiles.push_back(s);
-  }
-  for (const auto& b : m.graph_break_notes)
-    if (same(b.id, *id))
-      breaks.push_back(b.text + (b.text.empty() || b.text.back() == '\n' ? "" : "\n") +
-                       (b.count > 1 ? fmt::format("(printed {} times)\n", b.count) : ""));
-  for (const auto& g : m.text_guards)
-    if (same(g.id, *id)) guards.push_back(g.text);
+  Held held = held_of(m, *id);
+  const model::MetricsRecord* frame = held.frame;
+  const auto& recompiles = held.recompiles;
+  const auto& breaks = held.breaks;
+  const auto& guards = held.guards;
   if (!frame && recompiles.empty() && breaks.empty() && guards.empty()) {
     std::set<std::string> known;
     for (const auto& r : m.metrics)
