@@ -24,10 +24,11 @@ Lines quiet_lines(const Lines& lines, std::vector<std::string>* store) {
 // The edit script of the noise-free lines, with each run of lines that are
 // equal only without their noise turned into a deletion and an insertion of
 // the same length (make_hunks pairs them row by row).
-std::vector<analysis::DiffOp> ops_through_noise(const Lines& a, const Lines& b) {
-  std::vector<std::string> sa, sb;
+// `qa`, `qb`: the lines of `a` and `b` without their noise.
+std::vector<analysis::DiffOp> ops_through_noise(const Lines& a, const Lines& b, const Lines& qa,
+                                                const Lines& qb) {
   std::vector<analysis::DiffOp> out;
-  for (const auto& op : analysis::diff_lines(quiet_lines(a, &sa), quiet_lines(b, &sb))) {
+  for (const auto& op : analysis::diff_lines(qa, qb)) {
     if (op.kind != analysis::DiffOp::kEqual) {
       out.push_back(op);
       continue;
@@ -52,7 +53,11 @@ std::vector<analysis::DiffOp> ops_through_noise(const Lines& a, const Lines& b) 
 
 Html side_by_side(std::string_view old_text, std::string_view new_text, bool see_through_noise) {
   auto a = analysis::split_lines(old_text), b = analysis::split_lines(new_text);
-  auto hunks = analysis::make_hunks(see_through_noise ? ops_through_noise(a, b)
+  // Each line without its noise, once (when asked): for aligning and dimming.
+  std::vector<std::string> sa, sb;
+  Lines qa, qb;
+  if (see_through_noise) qa = quiet_lines(a, &sa), qb = quiet_lines(b, &sb);
+  auto hunks = analysis::make_hunks(see_through_noise ? ops_through_noise(a, b, qa, qb)
                                                       : analysis::diff_lines(a, b));
   if (hunks.empty()) return part("no_changes");
   auto side = [](const Lines& lines, size_t i) {
@@ -66,8 +71,7 @@ Html side_by_side(std::string_view old_text, std::string_view new_text, bool see
       bool change = r.kind == analysis::DiffRow::kChange;
       bool del = change && r.old_line != std::string::npos;
       bool add = change && r.new_line != std::string::npos;
-      bool noise = see_through_noise && del && add &&
-                   trace::without_noise(a[r.old_line]) == trace::without_noise(b[r.new_line]);
+      bool noise = see_through_noise && del && add && qa[r.old_line] == qb[r.new_line];
       Html old_class = noise ? Html(Markup(" diff-noise")) : del ? Html(Markup(" diff-del")) : Html();
       Html new_class = noise ? Html(Markup(" diff-noise")) : add ? Html(Markup(" diff-add")) : Html();
       rows += part("diff_row", {{"old_num", num(r.old_line)},
