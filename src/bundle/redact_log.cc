@@ -146,7 +146,7 @@ std::string LogRedactor::redact_key(std::string_view key) {
 }
 
 std::string LogRedactor::redact_payload(Payload kind, const std::string& what,
-                                        const std::string& payload) {
+                                        std::string_view payload) {
   if (opts_.code && kind == Payload::kJsonCode) {
     // The document keeps its shape (readers look at it: an object, a list)
     // with every string value replaced.
@@ -210,114 +210,101 @@ bool LogRedactor::redact_envelope(std::string_view json, const std::string& md5,
   return rewrite_json_strings(json, rewrite, out);
 }
 
-void LogRedactor::write_record(std::FILE* out, std::string_view head, const trace::Envelope& env,
-                               std::string_view json, io::LineReader& lines) {
-  std::string md5, body;
-  const std::string* written_payload = nullptr;
-  std::string redacted;
-  bool has_payload = env.has(Key::kHasPayload) && !env.has(Key::kStr);
-  if (has_payload) {
-    payload_.clear();
-    uint64_t last = 0;
-    lines.read_tab_lines(&payload_, &last);
+void LogRedactor::write_record(const trace::Record& rec) {
+  std::string head = redacted_head(rec.line, rec.prefix);
+  std::string md5, redacted;
+  if (rec.has_payload) {
     std::string what;
-    Payload kind = payload_kind(env, &what);
-    redacted = redact_payload(kind, what, payload_);
-    std::string_view declared = env.has_payload();
-    if (redacted != payload_) {
+    Payload kind = payload_kind(*rec.env, &what);
+    redacted = redact_payload(kind, what, rec.payload);
+    if (redacted != rec.payload) {
       // A digest that did not match the original must not match the copy.
-      md5 = trace::md5_matches(payload_, declared) ? trace::to_hex(trace::md5(redacted))
-                                                   : std::string(32, '0');
+      md5 = rec.md5_ok ? trace::to_hex(trace::md5(redacted)) : std::string(32, '0');
       ++counts_.md5_recomputed;
     }
-    written_payload = &redacted;
     ++counts_.payloads;
   }
   out_.clear();
   out_.append(head);
-  if (!redact_envelope(json, md5, &out_)) {
+  if (!redact_envelope(rec.prefix.json, md5, &out_)) {
     out_.resize(head.size());
     out_.append("\"[tlscope bundle: unreadable envelope, redacted]\"");
   }
   ++counts_.records;
   out_.push_back('\n');
-  if (written_payload && !written_payload->empty()) {
-    std::string_view p = *written_payload;
-    while (true) {
-      size_t nl = p.find('\n');
-      out_.push_back('\t');
-      out_.append(p.substr(0, nl));
-      out_.push_back('\n');
-      if (nl == std::string_view::npos) break;
-      p.remove_prefix(nl + 1);
-    }
+  std::string_view p = redacted;
+  while (rec.has_payload && !redacted.empty()) {
+    size_t nl = p.find('\n');
+    out_.push_back('\t');
+    out_.append(p.substr(0, nl));
+    out_.push_back('\n');
+    if (nl == std::string_view::npos) break;
+    p.remove_prefix(nl + 1);
   }
-  put(out, out_);
+  put(file_, out_);
 }
 
-// The prefix from its level letter (text before it is ignored by readers),
-// with the logging call's path redacted.
-std::string LogRedactor::redacted_head(const trace::GlogPrefix& prefix) {
-  std::string_view l = line_;
-  std::string head(l.substr(prefix.start, prefix.pathname_at - prefix.start));
+std::string LogRedactor::redacted_head(std::string_view line, const trace::GlogPrefix& prefix) {
+  std::string head(line.substr(prefix.start, prefix.pathname_at - prefix.start));
   if (opts_.paths)
     counts_.paths += paths_.rewrite(prefix.pathname, &head);
   else
     head.append(prefix.pathname);
   size_t after = prefix.pathname_at + prefix.pathname.size();
-  head.append(l.substr(after, prefix.json_at - after));
+  head.append(line.substr(after, prefix.json_at - after));
   return head;
 }
 
-// A record that fails the schema: its envelope redacted, and its payload
-// lines, if any, are not its own (they come next as lines that are not
-// records).
-void LogRedactor::write_rejected(std::FILE* out, std::string_view head, std::string_view json) {
+// Its payload lines, if any, are not its own: they come next as lines that
+// are not records.
+void LogRedactor::write_rejected(const trace::Record& rec) {
+  std::string head = redacted_head(rec.line, rec.prefix);
   out_.clear();
   out_.append(head);
-  if (!redact_envelope(json, {}, &out_)) {
+  if (!redact_envelope(rec.prefix.json, {}, &out_)) {
     out_.resize(head.size());
     out_.append("\"[tlscope bundle: unreadable envelope, redacted]\"");
   }
   out_.push_back('\n');
   ++counts_.records;
-  put(out, out_);
+  put(file_, out_);
+}
+
+void LogRedactor::on_record(const trace::Record& rec) { write_record(rec); }
+
+// Every rank's records are kept; those failing the schema keep their envelope.
+void LogRedactor::on_rejected(const trace::Record& rec, trace::Rejection why) {
+  if (why == trace::Rejection::kOtherRank)
+    write_record(rec);
+  else
+    write_rejected(rec);
+}
+
+void LogRedactor::on_unreadable(const io::Line& line, const trace::GlogPrefix* prefix) {
+  if (!prefix) {
+    ++counts_.unparsed_lines;
+    put(file_, "[tlscope bundle: line " + std::to_string(line.number) +
+                   " is not a trace record; " + std::to_string(line.text.size()) +
+                   " bytes redacted]\n");
+    return;
+  }
+  ++counts_.invalid_json;
+  // Still not an object, so still a JSON failure where it was one.
+  put(file_, redacted_head(line.text, *prefix) + "\"[tlscope bundle: invalid JSON, " +
+                 std::to_string(prefix->json.size()) + " bytes redacted]\"\n");
 }
 
 bool LogRedactor::run(io::LineReader& lines, std::FILE* out, std::string* error) {
-  io::Line line;
-  while (lines.next(&line)) {
-    ++counts_.lines;
-    if (line.text.empty()) continue;
-    // Our own copy: reading the payload moves the reader's buffer.
-    line_.assign(line.text);
-    line_.reserve(line_.size() + simdjson::SIMDJSON_PADDING);
-    auto prefix = trace::scan_glog_prefix(line_);
-    if (!prefix) {
-      ++counts_.unparsed_lines;
-      std::string note = "[tlscope bundle: line " + std::to_string(line.number) +
-                         " is not a trace record; " + std::to_string(line.text.size()) +
-                         " bytes redacted]\n";
-      put(out, note);
-      continue;
-    }
-    std::string head = redacted_head(*prefix);
-    std::string why;
-    trace::DecodeStatus st = decoder_.decode(prefix->json, &env_, &why);
-    if (st == trace::DecodeStatus::kInvalidJson) {
-      ++counts_.invalid_json;
-      // Still not an object, so still a JSON failure where it was one.
-      head.append("\"[tlscope bundle: invalid JSON, " + std::to_string(prefix->json.size()) +
-                  " bytes redacted]\"\n");
-      put(out, head);
-      continue;
-    }
-    if (st == trace::DecodeStatus::kSchemaError) {
-      write_rejected(out, head, prefix->json);
-      continue;
-    }
-    write_record(out, head, env_, prefix->json, lines);
-  }
+  trace::Stats stats;
+  trace::StringTable strings;
+  trace::ReaderOptions opts;
+  opts.max_messages = 0;  // the bundle counts what it replaced
+  opts.keep_lines = true;
+  trace::TraceReader reader(&lines, &stats, &strings, std::move(opts));
+  file_ = out;
+  reader.run(this);
+  file_ = nullptr;
+  counts_.lines = lines.lines_read();
   if (!lines.error().empty()) {
     *error = lines.error();
     return false;

@@ -15,6 +15,7 @@
 #include "io/line_reader.h"
 #include "trace/envelope.h"
 #include "trace/glog_prefix.h"
+#include "trace/trace_reader.h"
 
 namespace tlscope::bundle {
 
@@ -40,7 +41,9 @@ struct RedactionCounts {
   std::map<std::string, uint64_t> code_by_kind;  // payloads replaced, per key or artifact
 };
 
-class LogRedactor {
+// Reads the log with the trace reader (the same lines, prefixes, envelopes
+// and payloads as every other reading) and writes each line redacted.
+class LogRedactor : private trace::RecordVisitor {
  public:
   explicit LogRedactor(RedactOptions opts) : opts_(opts) {}
   // Reads every line and writes the redacted log to `out`; false with a
@@ -62,9 +65,11 @@ class LogRedactor {
   // A JSON key below the envelope's own: paths and code only (a key that is
   // a constant stays, so that keys stay distinct).
   std::string redact_key(std::string_view key);
-  std::string redact_payload(Payload kind, const std::string& what, const std::string& payload);
+  std::string redact_payload(Payload kind, const std::string& what, std::string_view payload);
   bool redact_envelope(std::string_view json, const std::string& md5, std::string* out);
-  std::string redacted_head(const trace::GlogPrefix& prefix);
+  // The prefix of `line` from its level letter (text before it is ignored by
+  // readers), with the logging call's path redacted.
+  std::string redacted_head(std::string_view line, const trace::GlogPrefix& prefix);
   // TORCH_LOGS text: whether the last message line was a traceback's
   // location (`File "x.py", line N, in f`), indented how far.
   struct TextPlace {
@@ -73,17 +78,22 @@ class LogRedactor {
   };
   void redact_message_line(std::string_view raw, bool in_message, bool in_guard_dump,
                            TextPlace* place, std::string* text);
-  void write_rejected(std::FILE* out, std::string_view head, std::string_view json);
-  void write_record(std::FILE* out, std::string_view head, const trace::Envelope& env,
-                    std::string_view json, io::LineReader& lines);
+
+  // What the trace reader reads, written redacted to file_.
+  void on_record(const trace::Record& rec) override;
+  void on_rejected(const trace::Record& rec, trace::Rejection why) override;
+  void on_string(const trace::Record& rec) override { write_record(rec); }
+  void on_unreadable(const io::Line& line, const trace::GlogPrefix* prefix) override;
+  void write_record(const trace::Record& rec);
+  // A record that fails the schema: its envelope only.
+  void write_rejected(const trace::Record& rec);
 
   RedactOptions opts_;
   RedactionCounts counts_;
   PathRedactor paths_;
   StringRedactor strings_;
-  trace::EnvelopeDecoder decoder_;
-  trace::Envelope env_;
-  std::string line_, payload_, out_;
+  std::FILE* file_ = nullptr;
+  std::string out_;
 };
 
 }  // namespace tlscope::bundle

@@ -42,6 +42,8 @@ class LineReader {
   void set_tee(std::function<void(const char*, size_t)> tee) { tee_ = std::move(tee); }
 
   uint64_t file_offset() const { return source_->file_offset(); }
+  // Physical lines read so far, payload lines included.
+  uint64_t lines_read() const { return line_no_; }
   bool compressed() const { return source_->compressed(); }
   bool gzip() const { return source_->gzip(); }
   const std::string& error() const { return error_; }

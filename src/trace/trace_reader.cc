@@ -39,6 +39,7 @@ bool TraceReader::read_envelope(const io::Line& line, Record* rec, RecordVisitor
   if (!prefix) {
     ++stats_->fail_glog;
     message("Failed to parse glog prefix on line " + std::to_string(line.number));
+    visitor->on_unreadable(line, nullptr);
     return false;
   }
   std::string why;
@@ -54,6 +55,12 @@ bool TraceReader::read_envelope(const io::Line& line, Record* rec, RecordVisitor
   rec->prefix.thread_digits = thread_digits_;
   rec->prefix.lineno_digits = lineno_digits_;
   rec->prefix.json = {};
+  if (opts_.keep_lines) {
+    line_.assign(line.text);
+    line_.reserve(line_.size() + simdjson::SIMDJSON_PADDING);
+    rec->line = line_;
+    rec->prefix.json = rec->line.substr(prefix->json_at);
+  }
   rec->env = &env_;
   if (st == DecodeStatus::kOk) return true;
   ++stats_->fail_json;
@@ -61,7 +68,10 @@ bool TraceReader::read_envelope(const io::Line& line, Record* rec, RecordVisitor
       !simdjson::validate_utf8(prefix->json.data(), prefix->json.size()))
     ++stats_->invalid_utf8;
   message("Failed to parse metadata JSON on line " + std::to_string(line.number) + ": " + why);
-  if (st == DecodeStatus::kSchemaError) visitor->on_rejected(*rec, Rejection::kSchemaError);
+  if (st == DecodeStatus::kSchemaError)
+    visitor->on_rejected(*rec, Rejection::kSchemaError);
+  else
+    visitor->on_unreadable(line, &*prefix);
   return false;
 }
 
@@ -120,6 +130,7 @@ void TraceReader::run(RecordVisitor* visitor) {
     count_unknown_keys();
     if (env_.has(Key::kStr)) {
       intern_string();
+      visitor->on_string(rec);
       continue;
     }
     if (env_.has(Key::kHasPayload)) attach_payload(line.number, &rec);

@@ -28,6 +28,9 @@ struct Record {
   // payload may swap it for another string (ideally with room): the reader
   // reuses whatever it finds there, and the visitor keeps the bytes.
   std::string* payload_storage = nullptr;
+  // The whole envelope line, and prefix.json inside it: only with
+  // ReaderOptions::keep_lines (a copy, valid until the next record).
+  std::string_view line;
   bool md5_ok = true;        // only computed when ReaderOptions::verify_md5
   bool payload_utf8 = true;  // the payload is valid UTF-8 (checked once, here)
 };
@@ -40,6 +43,11 @@ class RecordVisitor {
   virtual void on_record(const Record& rec) = 0;
   // Records not reported but still copied to raw.jsonl.
   virtual void on_rejected(const Record& rec, Rejection why) {}
+  // An entry of the string table ({"str": [...]}), already interned.
+  virtual void on_string(const Record& rec) {}
+  // A line that is not a record: no glog prefix (`prefix` null), or an
+  // envelope that is not a JSON object. Valid during the call.
+  virtual void on_unreadable(const io::Line& line, const GlogPrefix* prefix) {}
 };
 
 struct ReaderOptions {
@@ -51,6 +59,9 @@ struct ReaderOptions {
   // Check payload MD5s here. A consumer that writes payloads on another
   // thread may check them there instead, and count fail_payload_md5 itself.
   bool verify_md5 = true;
+  // Give each record its envelope line (Record::line), for a visitor that
+  // rewrites lines (the bundle's redactor).
+  bool keep_lines = false;
   // Called with the bytes consumed so far, about every megabyte.
   std::function<void(uint64_t)> progress;
 };
@@ -78,7 +89,7 @@ class TraceReader {
   EnvelopeDecoder decoder_;
   Envelope env_;
   std::string payload_;
-  std::string pathname_, thread_digits_, lineno_digits_;
+  std::string pathname_, thread_digits_, lineno_digits_, line_;
   std::optional<uint32_t> expected_rank_;
   uint64_t messages_ = 0;
 };

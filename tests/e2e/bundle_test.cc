@@ -3,6 +3,7 @@
 // in any byte of the bundle and the bundle's log reads as the original does;
 // the options and errors of the command. The same promises on every real
 // log: bundle_property_test.cc.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -154,6 +155,10 @@ TEST_F(BundleTest, NoMarkerSurvivesAnywhereInTheBundle) {
   EXPECT_EQ(c["code_payloads_replaced"], 4);  // graph x2, output code, cache-miss JSON
   EXPECT_EQ(c["lines_not_records_replaced"], 1);
   EXPECT_EQ(c["invalid_json_replaced"], 1);
+  // Every physical line, payload lines included.
+  std::string original = marker_log();
+  EXPECT_EQ(c["lines_read"], std::count(original.begin(), original.end(), '\n') +
+                                 (original.empty() || original.back() == '\n' ? 0 : 1));
   // The project (also behind file://), runs/SECRETRUN, the -I folder, the
   // folder in a key and the one in the twice-escaped traceback.
   EXPECT_EQ(c["folders_replaced"], 5);
