@@ -70,7 +70,8 @@ Html line_stats_html(const analysis::DiffReport& d) {
 }
 
 Html count_change(uint32_t a, uint32_t b) {
-  return a == b ? html_format("{}", a) : html_format("{} &rarr; {}", a, b);
+  return a == b ? html_format("{}", a)
+                : part("change", {{"a", html_format("{}", a)}, {"b", html_format("{}", b)}});
 }
 
 Html frames_html(const analysis::DiffReport& d) {
@@ -89,7 +90,8 @@ Html frames_html(const analysis::DiffReport& d) {
          {"recompiles", count_change(f.a.recompiles, f.b.recompiles)},
          {"breaks", count_change(f.a.graph_breaks, f.b.graph_breaks)},
          {"failures", count_change(f.a.failures, f.b.failures)},
-         {"seconds", html_format("{:.2f} &rarr; {:.2f}", f.a.compile_time_s, f.b.compile_time_s)}});
+         {"seconds", part("change", {{"a", html_format("{:.2f}", f.a.compile_time_s)},
+                                     {"b", html_format("{:.2f}", f.b.compile_time_s)}})}});
   }
   return part("frames", {{"rows", rows}});
 }
@@ -113,7 +115,7 @@ Html operators_html(const analysis::DiffReport& d) {
     Html h;
     for (size_t i = 0; i < v.size(); ++i) {
       if (i) h += Markup(", ");
-      h += html_format("<code>{}</code>", v[i]);
+      h += part("op_name", {{"name", text(v[i])}});
     }
     return h;
   };

@@ -120,10 +120,10 @@ Html frames_html(const analysis::DoctorReport& d) {
                   {"where", where_cell(f.filename, f.line)},
                   {"compiles", html_format("{}", f.compiles)},
                   {"recompiles", html_format("{}", f.recompiles)},
-                  {"limit", f.recompile_limit_hit ? Html(Markup(" (limit)")) : Html()},
+                  {"limit", f.recompile_limit_hit ? part("limit_hit") : Html()},
                   {"restarts", html_format("{}", f.restarts)},
                   {"failures", html_format("{}", f.failures)},
-                  {"seconds", d.totals.timed ? seconds(f.compile_time_s) : Html(Markup("&ndash;"))},
+                  {"seconds", d.totals.timed ? seconds(f.compile_time_s) : part("no_time")},
                   {"reasons", reasons_html(f, runs)}});
   return part("frames", {{"run_heading", runs ? part("run_heading") : Html()}, {"rows", rows}});
 }

@@ -13,55 +13,44 @@ namespace {
 constexpr const char* kFakeKernelGuide =
     "https://pytorch.org/docs/stable/library.html#torch.library.register_fake";
 
+Html issue_row(const model::ExportIssue& i) {
+  constexpr Parts part("parts/export.html");
+  Html type, reason;
+  switch (i.kind) {
+    case model::ExportIssue::kGuardEvaluated:
+      type = part("guard_evaluated");
+      reason = part("guard_evaluated_reason", {{"expr", text(i.expr)}});
+      break;
+    case model::ExportIssue::kDataDependent:
+      type = part("data_dependent");
+      reason = part("data_dependent_reason", {{"expr", text(i.expr)}, {"result", text(i.result)}});
+      break;
+    case model::ExportIssue::kMissingFakeKernel:
+      type = part("missing_fake");
+      reason = part("missing_fake_reason", {{"op", text(i.op)}});
+      break;
+    case model::ExportIssue::kMismatchedFakeKernel:
+      type = part("mismatched_fake");
+      reason = part("mismatched_fake_reason", {{"op", text(i.op)}, {"reason", text(i.reason)}});
+      break;
+  }
+  Html info = i.page.empty() ? link(kFakeKernelGuide, "How to write a fake kernel")
+                             : link(i.page, "Symbolic guard information");
+  return part("issue", {{"type", type}, {"reason", reason}, {"info", info}});
+}
+
+Html issues_html(const model::ReportModel& m) {
+  constexpr Parts part("parts/export.html");
+  if (m.export_issues.empty()) return part("no_issues");
+  Html rows;
+  for (const auto& i : m.export_issues) rows += issue_row(i);
+  return part("issues", {{"count", html_format("{}", m.export_issues.size())}, {"rows", rows}});
+}
+
 }  // namespace
 
 void write_export_index(const model::ReportModel& m, OutputDir& out, const Options& opts) {
-  Html body;
-  if (m.export_issues.empty()) {
-    body = Markup(
-        "<p>No issues were found during export: the program exported soundly, and "
-        "<code>torch.export.export()</code> can be used on it again.</p>");
-  } else {
-    body = html_format(
-        "<p><b>{} issue(s) were found during export</b>. Each row says what export "
-        "met and where to read more.</p>\n<table><tr><th>Failure Type</th>"
-        "<th>Reason</th><th>Additional Info</th></tr>\n",
-        m.export_issues.size());
-    for (const auto& i : m.export_issues) {
-      Html type, reason;
-      switch (i.kind) {
-        case model::ExportIssue::kGuardEvaluated:
-          type = Markup("Guard Evaluated");
-          reason = html_format(
-              "The guard <code>{}</code> was evaluated during export; it may have "
-              "caused a constraint violation.",
-              i.expr);
-          break;
-        case model::ExportIssue::kDataDependent:
-          type = Markup("Data Dependent Error");
-          reason = html_format(
-              "Could not decide <code>{}</code>; it was specialised to <code>{}"
-              "</code> and runtime asserts were added.",
-              i.expr, i.result);
-          break;
-        case model::ExportIssue::kMissingFakeKernel:
-          type = Markup("Missing Fake Kernel");
-          reason = html_format("<code>torch.ops.{}</code> has no fake kernel.", i.op);
-          break;
-        case model::ExportIssue::kMismatchedFakeKernel:
-          type = Markup("Mismatched Fake Kernel");
-          reason = html_format(
-              "The fake kernel of <code>torch.ops.{}</code> does not match its real "
-              "kernel: {}",
-              i.op, i.reason);
-          break;
-      }
-      Html info = i.page.empty() ? link(kFakeKernelGuide, "How to write a fake kernel")
-                                 : link(i.page, "Symbolic guard information");
-      body += html_format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", type, reason, info);
-    }
-    body += "</table>\n";
-  }
+  Html body = issues_html(m);
   std::string program;
   for (const auto& e : m.index.entries())
     for (const auto& o : e.outputs)

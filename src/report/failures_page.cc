@@ -10,27 +10,18 @@ void write_failures_page(const model::ReportModel& m, OutputDir& out, const Opti
   auto w = open_page(out, "failures_and_restarts.html");
   if (!w) return;
   begin_page(*w, "Failures and restarts", "");
+  static const Fragment row("parts/index.html", "failure"),
+      source("parts/index.html", "failure_source"), restart("parts/index.html", "failure_restart");
   render(*w, "failures.html", {{"rows", [&](PageWriter& p) {
-                                  for (const auto& row : m.failures) {
-                                    p.put("<tr><td>");
-                                    std::string label = row.id ? row.id->display() : "(unknown)";
-                                    if (!row.metrics_page.empty())
-                                      p.put(link(row.metrics_page, label));
-                                    else
-                                      p.put(text(label));
-                                    p.put("</td><td><pre>");
-                                    p.put_escaped(row.type);
-                                    p.put("</pre></td><td><pre>");
-                                    p.put_escaped(row.description);
-                                    p.put("</pre></td><td>");
-                                    if (row.restart) {
-                                      p.put("<em>Not available for restarts (graph breaks).</em>");
-                                    } else {
-                                      p.put("<pre>");
-                                      p.put_escaped(row.source);
-                                      p.put("</pre>");
-                                    }
-                                    p.put("</td></tr>\n");
+                                  for (const auto& r : m.failures) {
+                                    std::string label = r.id ? r.id->display() : "(unknown)";
+                                    row.write(p, {{"compile_id", r.metrics_page.empty()
+                                                                     ? text(label)
+                                                                     : link(r.metrics_page, label)},
+                                                  {"type", r.type},
+                                                  {"description", r.description},
+                                                  {"source", r.restart ? restart()
+                                                                       : source({{"source", r.source}})}});
                                   }
                                 }}});
   end_page(*w, "", opts);

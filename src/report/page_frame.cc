@@ -8,6 +8,11 @@
 #include "report/template.h"
 
 namespace tlscope::report {
+namespace {
+
+constexpr std::string_view kParts = "parts/page.html";
+
+}  // namespace
 
 void begin_page(PageWriter& w, std::string_view title, Markup root, const Html& head_extra) {
   render(w, "page_head.html", {{"title", text(title)}, {"root", root}, {"head_extra", head_extra}});
@@ -15,8 +20,14 @@ void begin_page(PageWriter& w, std::string_view title, Markup root, const Html& 
 
 void end_page(PageWriter& w, Markup root, const Options& opts) {
   Html made = text(fmt::format("Made by tlscope {}", TLSCOPE_VERSION));
-  if (!opts.command_line.empty()) made += html_format(": <code>{}</code>", opts.command_line);
+  static const Fragment command(kParts, "command_line");
+  if (!opts.command_line.empty()) made += command({{"command", opts.command_line}});
   render(w, "page_tail.html", {{"root", root}, {"made_by", made}});
+}
+
+Html base_root() {
+  static const Fragment base(kParts, "base_root");
+  return base();
 }
 
 void write_static_assets(OutputDir& out) {

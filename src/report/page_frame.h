@@ -13,6 +13,9 @@ namespace tlscope::report {
 void begin_page(PageWriter& w, std::string_view title, Markup root,
                 const Html& head_extra = Html());
 void end_page(PageWriter& w, Markup root, const Options& opts);
+// For the head of a page inside a compile-id folder whose links resolve from
+// the report root.
+Html base_root();
 // static/: the style sheet, scripts and highlight.js.
 void write_static_assets(OutputDir& out);
 

@@ -35,6 +35,7 @@ class PageWriter {
 
  private:
   friend void render(PageWriter&, std::string_view, std::initializer_list<struct Slot>);
+  friend class Fragment;
   void put_template(std::string_view template_text) { buf_.append(template_text); }
 
   OutputDir* dir_;

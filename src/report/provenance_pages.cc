@@ -27,10 +27,12 @@ std::string provenance_page_name(const model::IndexEntry& e) {
 }
 
 Html provenance_links_html(const model::ReportModel& m) {
-  Html s = Markup("<h2>Provenance Tracking</h2>\n<ul>\n");
+  static const Fragment list("parts/index.html", "provenance"),
+      item("parts/index.html", "provenance_link");
+  Html links;
   for (const auto& e : m.index.entries())
-    s += html_format("<li>{}</li>\n", link(provenance_page_name(e), e.label()));
-  return s + "</ul>\n";
+    links += item({{"link", link(provenance_page_name(e), e.label())}});
+  return list({{"links", links}});
 }
 
 void write_provenance_pages(const model::ReportModel& m, OutputDir& out, const Options& opts) {

@@ -2,7 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "report/assets.h"
 #include "report/page_writer.h"
@@ -41,7 +44,71 @@ std::string_view fragment_text(std::string_view file, std::string_view name) {
   return t.substr(a + open.size(), b - a - open.size());
 }
 
+// Appends one hole's value (not log text, which the callers escape).
+void append_value(std::string* out, const FormatArg& v) {
+  switch (v.kind) {
+    case FormatArg::kHtml:
+    case FormatArg::kText:
+      out->append(v.s);
+      break;
+    case FormatArg::kSigned:
+      fmt::format_to(std::back_inserter(*out), "{}", v.i);
+      break;
+    case FormatArg::kUnsigned:
+      fmt::format_to(std::back_inserter(*out), "{}", v.u);
+      break;
+    case FormatArg::kDouble:
+      fmt::format_to(std::back_inserter(*out), "{}", v.d);
+      break;
+  }
+}
+
+const FormatArg* find_hole(std::initializer_list<Hole> holes, std::string_view name) {
+  for (const Hole& h : holes)
+    if (h.name == name) return &h.value;
+  return nullptr;
+}
+
 }  // namespace
+
+Fragment::Fragment(std::string_view file, std::string_view name) {
+  std::string_view pending;
+  walk(
+      fragment_text(file, name), [&](std::string_view text) { pending = text; },
+      [&](std::string_view hole) { pieces_.push_back({pending, hole}); });
+  pieces_.push_back({pending, {}});
+}
+
+Html Fragment::operator()(std::initializer_list<Hole> holes) const {
+  std::string out;
+  for (const Piece& p : pieces_) {
+    out.append(p.text);
+    const FormatArg* v = p.hole.empty() ? nullptr : find_hole(holes, p.hole);
+    if (!v) continue;
+    if (v->kind == FormatArg::kText)
+      append_escaped(&out, v->s);
+    else
+      append_value(&out, *v);
+  }
+  return TemplateText::of(std::move(out));
+}
+
+void Fragment::write(PageWriter& page, std::initializer_list<Hole> holes) const {
+  for (const Piece& p : pieces_) {
+    page.put_template(p.text);
+    const FormatArg* v = p.hole.empty() ? nullptr : find_hole(holes, p.hole);
+    if (!v) continue;
+    if (v->kind == FormatArg::kText) {
+      page.put_escaped(v->s);
+    } else if (v->kind == FormatArg::kHtml) {
+      page.put_template(v->s);
+    } else {
+      std::string s;
+      append_value(&s, *v);
+      page.put_template(s);
+    }
+  }
+}
 
 void render(PageWriter& out, std::string_view template_name, std::initializer_list<Slot> slots) {
   walk(

@@ -9,9 +9,11 @@
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "report/html.h"
 
@@ -73,6 +75,43 @@ class Parts {
 
  private:
   std::string_view file_;
+};
+
+// One value of a Fragment's hole: Html as it is, log text escaped, numbers
+// formatted as "{}" formats them. A string literal is text, not markup.
+struct Hole {
+  std::string_view name;
+  FormatArg value;
+  Hole(std::string_view n, const Html& h) : name(n), value(format_arg(h)) {}
+  Hole(std::string_view n, Markup m) : name(n), value(format_arg(m)) {}
+  Hole(std::string_view n, std::string_view log_text)
+      : name(n), value{FormatArg::kText, log_text} {}
+  Hole(std::string_view n, const std::string& log_text) : Hole(n, std::string_view(log_text)) {}
+  Hole(std::string_view n, const char* log_text) : Hole(n, std::string_view(log_text)) {}
+  template <typename T,
+            typename = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>>>
+  Hole(std::string_view n, T v) : name(n), value(format_arg(v)) {}
+};
+
+// One fragment of a templates/parts/ file, read once and kept split into its
+// text and holes, for markup that code puts together many times (rows,
+// lines, frames). Usually a function's static:
+//   static const Fragment row("parts/index.html", "output");
+//   row.write(page, {{"name", o.name}, {"number", o.number}});
+// Aborts when the fragment is missing (a build error, not an input error).
+class Fragment {
+ public:
+  Fragment(std::string_view file, std::string_view name);
+  Html operator()(std::initializer_list<Hole> holes = {}) const;
+  // Straight into the page; long log text is escaped by the writer threads.
+  void write(PageWriter& out, std::initializer_list<Hole> holes = {}) const;
+
+ private:
+  struct Piece {
+    std::string_view text;  // template text before the hole
+    std::string_view hole;  // empty after the last piece
+  };
+  std::vector<Piece> pieces_;
 };
 
 // Makes Html of embedded template text (only template.cc uses it).

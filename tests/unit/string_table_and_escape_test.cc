@@ -1,5 +1,5 @@
 // StringTable (TRACE_FORMAT §6) and the report's HTML safety helpers:
-// text() escaping, safe_url() and safe_segment().
+// text() escaping, safe_url(), safe_segment() and the template fragments.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,6 +9,7 @@
 
 #include "output/output_dir.h"
 #include "report/html.h"
+#include "report/template.h"
 #include "trace/string_table.h"
 
 namespace {
@@ -180,6 +181,23 @@ TEST(HtmlLink, EscapesLabelAndNeutralisesUrl) {
             "<a href=\"a&quot; onmouseover=&quot;x.html\">n</a>");
   EXPECT_EQ(link("-_0_0_0/a_1.txt", "-_0_0_0/a_1.txt").str(),
             "<a href=\"-_0_0_0/a_1.txt\">-_0_0_0/a_1.txt</a>");
+}
+
+TEST(Fragment, EscapesTextKeepsMarkupAndFormatsNumbers) {
+  using tlscope::report::Fragment;
+  const Fragment frame("parts/stack.html", "graph_frame");
+  EXPECT_EQ(frame({{"n", 3}, {"line", int32_t{-7}}, {"file", "<a&b'>.py"}, {"name", "f"}}).str(),
+            "<a href='dump_file/eval_with_key_3.html#L-7'>&lt;a&amp;b&#39;&gt;.py:-7</a> in f");
+  const Fragment stat("parts/index.html", "stat");
+  // A hole given no value is empty; Html goes in as it is.
+  EXPECT_EQ(stat({{"name", link("x.html", "<x>")}}).str(),
+            "<tr><th><a href=\"x.html\">&lt;x&gt;</a></th><td></td></tr>");
+  EXPECT_EQ(stat({{"value", 2.5}, {"name", std::string("ok")}}).str(),
+            "<tr><th>ok</th><td>2.5</td></tr>");
+  // The same text as the fragment read each time.
+  tlscope::report::Parts part("parts/index.html");
+  EXPECT_EQ(stat({{"name", text("a<b")}, {"value", uint64_t{9}}}).str(),
+            part("stat", {{"name", text("a<b")}, {"value", text("9")}}).str());
 }
 
 void expect_single_safe_segment(const std::string& input) {

@@ -8,28 +8,32 @@
 namespace tlscope::report {
 namespace {
 
-// F34: each kernel's stack traces with literal "\n" turned into newlines.
-Html readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
-  Html s = Markup(
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kernel stack traces"
-      "</title></head><body>\n");
-  for (const auto& k : kernels) {
-    s += html_format("<h3>{}</h3>\n", k.kernel);
-    for (std::string_view str : k.traces) {
-      std::string trace;
-      for (size_t i = 0; i < str.size(); ++i) {
-        if (str[i] == '\\' && i + 1 < str.size() && str[i + 1] == 'n') {
-          trace += '\n';
-          ++i;
-        } else {
-          trace += str[i];
-        }
-      }
-      while (!trace.empty() && trace.back() == '\n') trace.pop_back();
-      s += html_format("<pre>{}</pre>\n", trace);
+constexpr Parts part("parts/artifacts.html");
+
+// A stack trace with each literal "\\n" turned into a newline, none at the end.
+std::string unescaped_trace(std::string_view str) {
+  std::string trace;
+  for (size_t i = 0; i < str.size(); ++i) {
+    if (str[i] == '\\' && i + 1 < str.size() && str[i + 1] == 'n') {
+      trace += '\n';
+      ++i;
+    } else {
+      trace += str[i];
     }
   }
-  return s + "</body></html>\n";
+  while (!trace.empty() && trace.back() == '\n') trace.pop_back();
+  return trace;
+}
+
+// F34: each kernel's stack traces, readable.
+Html readable_stack_traces(const std::vector<ingest::KernelTraces>& kernels) {
+  Html all;
+  for (const auto& k : kernels) {
+    Html traces;
+    for (std::string_view str : k.traces) traces += part("trace", {{"trace", text(unescaped_trace(str))}});
+    all += part("kernel", {{"name", text(k.kernel)}, {"traces", traces}});
+  }
+  return part("kernel_traces", {{"kernels", all}});
 }
 
 }  // namespace
@@ -48,6 +52,7 @@ void write_page(PageContext& w, const RecordView&, const ingest::ArtifactPages& 
 void write_page(PageContext& w, const RecordView& rec, const ingest::DumpFilePage& page) {
   auto p = open_page(w.out(), page.path);
   if (!p) return;
+  static const Fragment dump_line("parts/artifacts.html", "dump_line");
   begin_page(*p, "Source Code", "../");
   render(*p, "dump_file.html",
          {{"name", text(page.name)},
@@ -58,9 +63,7 @@ void write_page(PageContext& w, const RecordView& rec, const ingest::DumpFilePag
                size_t nl = code.find('\n', start);
                std::string_view line =
                    code.substr(start, nl == std::string_view::npos ? code.npos : nl - start);
-               out.put(html_format("<span id=\"L{}\">", k++));
-               out.put_escaped(line);
-               out.put("</span>");
+               dump_line.write(out, {{"number", k++}, {"line", line}});
                if (nl == std::string_view::npos) break;
                start = nl + 1;
              }

@@ -14,6 +14,8 @@
 namespace tlscope::report {
 namespace {
 
+constexpr Parts part("parts/export.html");
+
 void provenance_cards(Html* s, const model::ReportModel& m, uint64_t id, int depth,
                       std::unordered_set<uint64_t>* seen) {
   if (!seen->insert(id).second || depth > 200) return;
@@ -22,15 +24,15 @@ void provenance_cards(Html* s, const model::ReportModel& m, uint64_t id, int dep
   const auto& e = it->second;
   Html args;
   for (size_t i = 0; i < e.arguments.size(); ++i) {
-    if (i) args += ", ";
+    if (i) args += Markup(", ");
     args += text(e.arguments[i]);
   }
-  *s += html_format(
-      "<div class=\"card\" style=\"margin-left: {}px\"><h4>{}</h4><p>Method: <code>{}"
-      "</code></p><p>Arguments: <code>{}</code></p><p>User stack</p>{}<details><summary>"
-      "Framework stack</summary>{}</details></div>\n",
-      20 * depth, e.result, e.method, args, stack_html(e.user_stack, m.strings),
-      stack_html(e.stack, m.strings));
+  *s += part("card", {{"indent", html_format("{}", 20 * depth)},
+                      {"result", text(e.result)},
+                      {"method", text(e.method)},
+                      {"arguments", args},
+                      {"user_stack", stack_html(e.user_stack, m.strings)},
+                      {"stack", stack_html(e.stack, m.strings)}});
   for (uint64_t child : e.argument_ids) provenance_cards(s, m, child, depth + 1, seen);
 }
 
@@ -38,14 +40,14 @@ using Pairs = std::vector<std::pair<std::string_view, std::string_view>>;
 
 Html locals_html(const std::optional<Pairs>& locals, const std::optional<Pairs>& symbols) {
   Html s;
-  for (auto [part, label] :
-       {std::pair{&locals, Markup("Locals:")}, std::pair{&symbols, Markup("Symbols:")}}) {
-    if (!*part) continue;
-    s += Html(label) + "<pre>";
-    for (const auto& [name, value] : **part) s += html_format("    {}: {}\n", name, value);
-    s += "</pre>";
+  for (auto [values, label] : {std::pair{&locals, "locals_label"}, std::pair{&symbols, "symbols_label"}}) {
+    if (!*values) continue;
+    Html rows;
+    for (const auto& [name, value] : **values)
+      rows += part("value", {{"name", text(name)}, {"value", text(value)}});
+    s += part("values", {{"label", part(label)}, {"rows", rows}});
   }
-  return s.empty() ? Html(Markup("<p>None recorded.</p>")) : s;
+  return s.empty() ? part("none_recorded") : s;
 }
 
 }  // namespace
@@ -59,13 +61,12 @@ void write_page(PageContext& w, const RecordView&, const ingest::SymbolicGuardPa
     std::unordered_set<uint64_t> seen;
     provenance_cards(&cards, m, *page.expr_node_id, 0, &seen);
   }
-  if (cards.empty()) cards = Markup("<p>No symbolic expressions were recorded for this guard.</p>");
+  if (cards.empty()) cards = part("no_cards");
   begin_page(*p, "Symbolic guard", "", base_root());
   render(*p, "symbolic_guard.html",
          {{"expr", text(page.expr)},
           {"user_stack", stack_html(page.user_stack, m.strings)},
-          {"framework_stack", html_format("<details><summary>Stack</summary>{}</details>",
-                                          stack_html(page.stack, m.strings))},
+          {"framework_stack", part("framework_stack", {{"stack", stack_html(page.stack, m.strings)}})},
           {"locals", locals_html(page.locals, page.symbols)},
           {"provenance", cards}});
   end_page(*p, "", w.options());

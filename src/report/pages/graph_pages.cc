@@ -8,16 +8,13 @@ namespace tlscope::report {
 void write_page(PageContext& w, const RecordView& rec, const ingest::GuardsPage& page) {
   auto p = open_page(w.out(), page.path);
   if (!p) return;
+  static const Fragment guard("parts/artifacts.html", "guard");
   begin_page(*p, "Guards " + rec.label(), "", base_root());
   render(*p, "guards.html",
          {{"compile_id", text(rec.label())},
           {"anchor", attr(rec.entry.label())},
           {"guards", [&](PageWriter& out) {
-             for (std::string_view code : page.guards) {
-               out.put("<li><code>");
-               out.put_escaped(code);
-               out.put("</code></li>\n");
-             }
+             for (std::string_view code : page.guards) guard.write(out, {{"code", code}});
            }}});
   end_page(*p, "", w.options());
 }
@@ -28,7 +25,7 @@ void write_page(PageContext& w, const RecordView& rec, const ingest::OutputCodeP
   auto p = open_page(w.out(), page.path, rec.payload.size() + (16u << 10));
   if (!p) return;
   Html head = base_root();
-  head += "<link rel=\"stylesheet\" href=\"static/highlight.css\">";
+  head += Parts("parts/artifacts.html")("highlight_css");
   begin_page(*p, "Output code " + rec.label(), "", head);
   render(*p, "output_code.html",
          {{"compile_id", text(rec.label())},

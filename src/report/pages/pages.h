@@ -29,7 +29,4 @@ void write_page(PageContext& w, const RecordView& rec, const ingest::PassDiffPag
 // export_pages.cc
 void write_page(PageContext& w, const RecordView& rec, const ingest::SymbolicGuardPage& page);
 
-// Pages inside a compile-id folder resolve links from the report root.
-inline Html base_root() { return Markup("<base href=\"../\">"); }
-
 }  // namespace tlscope::report
