@@ -44,7 +44,9 @@ std::optional<Diagnosed> diagnose_input(const std::string& log) {
     error(trace::neither_message(log));
     return std::nullopt;
   }
-  auto result = ingest::read_log(log, {});
+  ingest::IngestOptions opts;
+  opts.payload_md5 = false;  // what the doctor says does not depend on it
+  auto result = ingest::read_log(log, opts);
   if (!result.ok) {
     error(result.error);
     return std::nullopt;
@@ -65,6 +67,7 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
   base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
     ingest::IngestOptions opts;
     opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
+    opts.payload_md5 = false;
     auto run = ingest::read_log(logs[i].path, opts);
     if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model);
     out[i].log = logs[i];

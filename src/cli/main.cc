@@ -260,19 +260,22 @@ int run_command(int argc, char** argv) {
 int main(int argc, char** argv) {
 #ifdef TLSCOPE_MIMALLOC
   // 2 MiB pages where the kernel gives them (transparent huge pages): the
-  // buffers that carry payloads and pages to the writer are first touched in
-  // one fault per 2 MiB instead of one per 4 KiB (bench/README.md). Memory
-  // mimalloc took before main() keeps small pages, so the report is built on
-  // a thread started from here (below), whose memory is all new.
+  // buffers that carry payloads and pages to the writer, and the model, are
+  // first touched in one fault per 2 MiB instead of one per 4 KiB
+  // (bench/README.md). Memory mimalloc took before main() keeps small pages,
+  // so every command runs on a thread started from here (below), whose
+  // memory is all new.
   mi_option_enable(mi_option_large_os_pages);
   mi_option_set(mi_option_eager_commit_delay, 0);
 #endif
-  if (int rc = run_command(argc, argv); rc >= 0) return rc;
-  Args a;
-  if (int rc = parse_report_args(argc, argv, &a); rc >= 0) return rc;
   int rc = 0;
   auto work = [&] {
     try {
+      rc = run_command(argc, argv);
+      if (rc >= 0) return;
+      Args a;
+      rc = parse_report_args(argc, argv, &a);
+      if (rc >= 0) return;
       rc = run(a, tlscope::cli::command_line(argc, argv));
     } catch (const std::exception& e) {
       rc = fail(std::string("internal error: ") + e.what());
@@ -281,7 +284,7 @@ int main(int argc, char** argv) {
   try {
     std::thread(work).join();  // see the top of main()
   } catch (const std::system_error&) {
-    work();  // no thread to be had: build the report on this one
+    work();  // no thread to be had: run on this one
   }
   return rc;
 }

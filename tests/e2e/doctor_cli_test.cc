@@ -133,6 +133,32 @@ TEST_F(Doctor, CheckCountsGraphBreaksNotInternalRestarts) {
   EXPECT_EQ(r.out, "tlscope check: graph breaks: 2 > 1\n");
 }
 
+// The doctor does not check payload digests (most of its time when it did):
+// what it says is the same whether they match or not.
+TEST_F(Doctor, PayloadDigestsDoNotChangeTheDiagnosis) {
+  fs::path log = gen("shape");
+  std::string text = read_file(log);
+  std::regex digest(R"("has_payload": ?"[0-9a-f]{32}")");
+  std::string broken = std::regex_replace(text, digest, R"("has_payload": "00000000000000000000000000000000")");
+  ASSERT_NE(broken, text);
+  write_file(tmp_ / "broken.log", broken);
+  auto summary = [&](const fs::path& p) {
+    RunResult r = run({"summary", p.string(), "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    json j = json::parse(r.out);
+    j.erase("source");  // the path and command line
+    return j;
+  };
+  json a = summary(log), b = summary(tmp_ / "broken.log");
+  EXPECT_EQ(a, b);
+  EXPECT_GT(a["totals"]["recompiles"].get<int>(), 0);
+  RunResult c = run({"check", (tmp_ / "broken.log").string(), "--max-recompiles", "1"});
+  EXPECT_EQ(c.out, "tlscope check: recompiles: 3 > 1\n");
+  // The report still checks them and counts each failure.
+  RunResult r = run({(tmp_ / "broken.log").string(), "-o", (tmp_ / "r").string(), "--no-browser"});
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("fail_payload_md5: [1-9]"))) << r.err;
+}
+
 TEST_F(Doctor, CheckUsageErrorsExitTwo) {
   fs::path log = gen("shape");
   for (const auto& args :

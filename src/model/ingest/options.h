@@ -11,6 +11,9 @@ struct IngestOptions {
   bool provenance = false;   // note where the provenance pages find their inputs
   bool verbose = false;
   bool noise_digests = false;  // each output's Output::noise_free_md5 (tlscope diff)
+  // Check each payload's MD5 (stats.fail_payload_md5). The doctor's summary
+  // and check show no statistics, and skip it: it is most of their time.
+  bool payload_md5 = true;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
 };
 

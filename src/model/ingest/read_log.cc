@@ -11,7 +11,7 @@ void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOp
   ropts.verbose = opts.ingest.verbose;
   ropts.message_prefix = opts.ingest.message_prefix;
   // A sink that writes payloads may check their digests on its copies.
-  ropts.verify_md5 = !(sink && sink->checks_md5());
+  ropts.verify_md5 = opts.ingest.payload_md5 && !(sink && sink->checks_md5());
   ropts.progress = opts.progress;
   ModelBuilder builder(model, opts.ingest, sink);
   trace::TraceReader reader(&lines, &model->stats, &model->strings, ropts);
