@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
 # Benchmark tlscope against plain file I/O on synthetic TORCH_TRACE logs.
 #
-#   bash bench/run_bench.sh [BINARY] [SIZES_MB...]          (default: build/tlscope 100 1000)
+#   bash bench/run_bench.sh [BINARY] [SIZES_MB...]          (default: build/tlscope 100)
 #   bash bench/run_bench.sh [BINARY] --ranks 64 --rank-mb 50 (multi-rank, --all-ranks-html)
 #
 # Options: --seed N (generator seed, default 1), --repeat N (rounds of every
-# measurement, best time / highest RSS kept, default 1), --keep-out (keep the
-# report folders).
+# measurement; medians and the highest RSS kept, default 5), --keep-out (keep
+# the report folders).
 # Extra tlscope arguments: $TLSCOPE_BENCH_ARGS (e.g. --no-raw-log-gz).
-# Work dir: $TLSCOPE_BENCH_DIR (default /tmp/tlscope_bench). Generated logs are kept
+# Work dir: $TLSCOPE_BENCH_DIR (default /dev/shm/tlscope_bench, a tmpfs, where
+# there is one; else /tmp/tlscope_bench). Generated logs are kept
 # there and reused when a later run asks for the same size and seed.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 GEN="$HERE/gen_trace.py"
-WORK="${TLSCOPE_BENCH_DIR:-/tmp/tlscope_bench}"
+DEFAULT_WORK=/tmp/tlscope_bench
+[ -d /dev/shm ] && [ -w /dev/shm ] && DEFAULT_WORK=/dev/shm/tlscope_bench
+WORK="${TLSCOPE_BENCH_DIR:-$DEFAULT_WORK}"
 
 BIN="$ROOT/build/tlscope"
 SIZES=()
 RANKS=0
 RANK_MB=50
 SEED=1
-REPEAT=1
+REPEAT=5
 KEEP_OUT=0
 
 usage() { sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
@@ -46,7 +49,7 @@ while [ $# -gt 0 ]; do
   esac
   first=0
 done
-[ ${#SIZES[@]} -eq 0 ] && SIZES=(100 1000)
+[ ${#SIZES[@]} -eq 0 ] && SIZES=(100)
 
 # Resolve the binary to an absolute path (we never cd, but be explicit in the output).
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
@@ -100,8 +103,7 @@ run_once() {
   return $rc
 }
 
-min_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
-median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 bytes_of() { du -sb "$@" | awk '{ s += $1 } END { print s }'; }
 
@@ -137,51 +139,54 @@ ensure_rank_dir() {
 
 ROWS=()
 FAILED=0
-# row SIZE_BYTES CAT_S CP_S CP_REPORT_S TOOL_S RSS_KB STATUS MEDIAN_RATIO
+TLPARSE=$(command -v tlparse || true)
+
+# ratio A B -> A / B with two decimals ("nan" when B is 0 or missing)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0 && a != "nan") printf "%.2f", a / b; else print "nan" }'; }
+
+# row LABEL SIZE_BYTES then the medians: WC CAT CP_REP REPORT X_CP_REP REPORT_RSS SUMMARY X_WC
+# SUMMARY_RSS TLPARSE X_TLPARSE STATUS
 row() {
-  ROWS+=("$(awk -v b="$1" -v c="$2" -v p="$3" -v q="$4" -v t="$5" -v r="$6" -v st="$7" -v med="$8" 'BEGIN {
+  ROWS+=("$(awk -v b="$2" -v wc="$3" -v cat="$4" -v cpr="$5" -v rep="$6" -v xr="$7" -v rr="$8" \
+    -v sum="$9" -v xw="${10}" -v sr="${11}" -v tp="${12}" -v xt="${13}" -v st="${14}" 'BEGIN {
     mb = b / 1e6
-    if (st != "ok") { printf "%10.1f %8.3f %8.3f %10s %10s %8s %8s %8s %10s %12s", mb, c, p, "-", st, "-", "-", "-", "-", "-"; exit }
-    printf "%10.1f %8.3f %8.3f %10.3f %10.3f %8.1f %8.2f %8s %10.2f %12.1f", mb, c, p, q, t, (t > 0 ? mb / t : 0), (p > 0 ? t / p : 0), med, (q > 0 ? t / q : 0), r / 1024 }')")
+    if (st != "ok") { printf "%9.1f  %s", mb, st; exit }
+    printf "%9.1f %7.3f %7.3f %8.3f %8.3f %7.0f %6s %7.0f %8.3f %7.0f %6s %7.0f %9s %6s",
+      mb, wc, cat, cpr, rep, (rep > 0 ? mb / rep : 0), xr, rr / 1024, sum, (sum > 0 ? mb / sum : 0),
+      xw, sr / 1024, tp, xt }')")
 }
 
 print_table() {
   echo
   echo "binary: $BIN"
   echo "page cache: inputs were read once with cat before timing (warm cache; dropping caches needs root)."
-  echo "each of $REPEAT rounds times cat, cp, tlscope and cp -r of the report back to back; the columns"
-  echo "show the best time of each, x_cp = best tlscope / best cp, x_cp_med = median over rounds of"
-  echo "tlscope / cp in the same round."
-  printf "%10s %8s %8s %10s %10s %8s %8s %8s %10s %12s\n" "size_MB" "cat_s" "cp_s" "cp_rep_s" "tlscope_s" "MB/s" "x_cp" "x_cp_med" "x_cp_rep" "peak_RSS_MB"
+  echo "$REPEAT rounds; each times wc -l, cat, the report, cp -r of that report, summary --json and"
+  echo "tlparse (when on PATH) back to back. Columns are medians over the rounds; x_ columns are the"
+  echo "median of the per-round ratios (report / cp -r of the report, summary / wc -l, tlparse / report)."
+  printf "%9s %7s %7s %8s %8s %7s %6s %7s %8s %7s %6s %7s %9s %6s\n" size_MB wc_s cat_s cp_rep_s \
+    report_s MB/s x_cpr rep_MB summary_s MB/s x_wc sum_MB tlparse_s x_tlp
   local r
   for r in "${ROWS[@]}"; do echo "$r"; done
 }
 
-# bench_input LABEL COPY_PATH OUTDIR INPUT... -- TOOL_ARGS...
-# Warms the cache, then runs $REPEAT rounds of: cat, cp and the tool on the same
-# input, then cp -r of the report (the floor for writing that report at all:
-# its files and bytes, nothing to compute). Rounds interleave the commands so
-# that the machine's slow and fast spells touch them alike. Appends a table row.
+# bench_input LABEL OUTDIR SUMMARY_INPUT INPUT... -- REPORT_ARGS...
+# Warms the cache, then runs $REPEAT rounds of: wc -l and cat of the input,
+# the report, cp -r of the report (the floor for writing that report at all:
+# its files and bytes, nothing to compute), `summary --json` and tlparse.
+# Rounds interleave the commands so that the machine's slow and fast spells
+# touch them alike. Appends a table row of medians.
 bench_input() {
-  local label="$1" copy="$2" out="$3"; shift 3
+  local label="$1" out="$2" sum_in="$3"; shift 3
   local inputs=() status=ok size i
-  local cat_s="" cp_s="" tool_s="" report_s="" tool_rss=0 ratios=()
+  local wc=() cat=() rep=() cpr=() xr=() sum=() xw=() tp=() xt=() rep_rss=0 sum_rss=0
   while [ "$1" != "--" ]; do inputs+=("$1"); shift; done; shift
   size=$(bytes_of "${inputs[@]}")
   cat "${inputs[@]}" >/dev/null                      # warm the page cache (not timed)
   echo "running: $BIN $* " >&2
   for ((i = 0; i < REPEAT; i++)); do
     M_CLEAN=""
-    run_once "$label.cat" sh -c 'cat "$@" >/dev/null' sh "${inputs[@]}"; cat_s=$(min_of "$cat_s" "$R_SEC")
-    M_CLEAN="$copy"
-    if [ ${#inputs[@]} -eq 1 ] && [ -f "${inputs[0]}" ]; then
-      run_once "$label.cp" cp "${inputs[0]}" "$copy"
-    else
-      run_once "$label.cp" sh -c 'mkdir -p "$0" && cp "$@" "$0/"' "$copy" "${inputs[@]}"
-    fi
-    local cp_round=$R_SEC
-    cp_s=$(min_of "$cp_s" "$R_SEC")
-    rm -rf "$copy"
+    run_once "$label.wc" wc -l "${inputs[@]}"; wc+=("$R_SEC")
+    run_once "$label.cat" sh -c 'cat "$@" >/dev/null' sh "${inputs[@]}"; cat+=("$R_SEC")
     M_CLEAN="$out"
     if ! run_once "$label.tlscope" "$BIN" "$@"; then
       status=FAIL; FAILED=1
@@ -189,17 +194,36 @@ bench_input() {
       tail -n 15 "$LOGS/$label.tlscope.stderr" >&2 || true
       break
     fi
-    tool_s=$(min_of "$tool_s" "$R_SEC")
-    [ "${R_RSS_KB:-0}" -gt "$tool_rss" ] && tool_rss=$R_RSS_KB
-    ratios+=("$(awk -v t="$R_SEC" -v p="$cp_round" 'BEGIN { printf "%.2f", (p > 0 ? t / p : 0) }')")
-    echo "  round $((i + 1)): cp ${cp_round} s, tlscope ${R_SEC} s, ratio ${ratios[-1]}" >&2
+    rep+=("$R_SEC"); [ "${R_RSS_KB:-0}" -gt "$rep_rss" ] && rep_rss=$R_RSS_KB
     M_CLEAN="$out.copy"
-    run_once "$label.cp_report" cp -r "$out" "$out.copy" && report_s=$(min_of "$report_s" "$R_SEC")
+    run_once "$label.cp_report" cp -r "$out" "$out.copy"; cpr+=("$R_SEC")
     rm -rf "$out.copy"
+    xr+=("$(ratio "${rep[-1]}" "$R_SEC")")
+    M_CLEAN=""
+    if ! run_once "$label.summary" "$BIN" summary "$sum_in" --json; then
+      status=FAIL; FAILED=1
+      echo "tlscope summary failed on $label; last lines of stderr:" >&2
+      tail -n 15 "$LOGS/$label.summary.stderr" >&2 || true
+      break
+    fi
+    sum+=("$R_SEC"); [ "${R_RSS_KB:-0}" -gt "$sum_rss" ] && sum_rss=$R_RSS_KB
+    xw+=("$(ratio "$R_SEC" "${wc[-1]}")")
+    if [ -n "$TLPARSE" ]; then
+      M_CLEAN="$out.tlparse"
+      run_once "$label.tlparse" "$TLPARSE" "$sum_in" -o "$out.tlparse" --overwrite --no-browser || true
+      tp+=("$R_SEC"); xt+=("$(ratio "$R_SEC" "${rep[-1]}")")
+      rm -rf "$out.tlparse"
+    fi
+    echo "  round $((i + 1)): wc -l ${wc[-1]} s, report ${rep[-1]} s (cp -r ${cpr[-1]} s)," \
+         "summary ${sum[-1]} s" >&2
   done
   M_CLEAN=""
   [ "$status" = ok ] && echo "  report: $out ($(du -sm "$out" 2>/dev/null | cut -f1) MB, $(find "$out" -type f | wc -l) files)" >&2
-  row "$size" "$cat_s" "$cp_s" "${report_s:-nan}" "${tool_s:-nan}" "$tool_rss" "$status" "$(median_of "${ratios[@]}")"
+  local tp_med="-" xt_med="-"
+  [ ${#tp[@]} -gt 0 ] && tp_med=$(median_of "${tp[@]}") && xt_med=$(median_of "${xt[@]}")
+  row "$label" "$size" "$(median_of "${wc[@]}")" "$(median_of "${cat[@]}")" "$(median_of "${cpr[@]}")" \
+    "$(median_of "${rep[@]}")" "$(median_of "${xr[@]}")" "$rep_rss" "$(median_of "${sum[@]}")" \
+    "$(median_of "${xw[@]}")" "$sum_rss" "$tp_med" "$xt_med" "$status"
   [ "$KEEP_OUT" -eq 1 ] || rm -rf "$out"
 }
 
@@ -208,7 +232,7 @@ if [ "$RANKS" -gt 0 ]; then
   check_space $(( RANKS * ${RANK_MB%.*} * 6 + 100 ))
   ensure_rank_dir "$dir" "$RANKS" "$RANK_MB"
   out="$WORK/out_ranks_${RANKS}x${RANK_MB}mb"
-  bench_input "ranks_${RANKS}x${RANK_MB}" "$WORK/copy_ranks" "$out" "$dir"/*.log -- \
+  bench_input "ranks_${RANKS}x${RANK_MB}" "$out" "$dir" "$dir"/*.log -- \
     "$dir" --all-ranks-html -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   echo; echo "multi-rank: $RANKS ranks x ~$RANK_MB MB ($dir)"
 else
@@ -217,7 +241,7 @@ else
     check_space $(( ${mb%.*} * 6 + 100 ))
     ensure_log "$log" "$mb"
     out="$WORK/out_${mb}mb"
-    bench_input "size_${mb}" "$WORK/copy_${mb}mb.log" "$out" "$log" -- \
+    bench_input "size_${mb}" "$out" "$log" "$log" -- \
       "$log" -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   done
 fi
