@@ -6,7 +6,7 @@
 
 namespace tlscope::io {
 namespace {
-constexpr size_t kInitialCapacity = 4 << 20;
+constexpr size_t kInitialCapacity = 1 << 20;
 }
 
 LineReader::LineReader(std::unique_ptr<ByteSource> source) : source_(std::move(source)) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/line_reader.h"
+#include "io/read_ahead.h"
 
 namespace {
 using tlscope::trace::GlogPrefix;
@@ -308,6 +309,59 @@ TEST(LineReader, TabLinesMatchLineByLineReading) {
       }
     }
   }
+}
+
+// A source that fails after `good` bytes.
+class FailingSource : public tlscope::io::ByteSource {
+ public:
+  explicit FailingSource(size_t good) : good_(good) {}
+  long read(char* buf, size_t n) override {
+    if (pos_ >= good_) {
+      error_ = "disk on fire";
+      return -1;
+    }
+    size_t k = std::min(n, good_ - pos_);
+    std::memset(buf, 'x', k);
+    pos_ += k;
+    return static_cast<long>(k);
+  }
+  uint64_t file_offset() const override { return pos_; }
+
+ private:
+  size_t good_, pos_ = 0;
+};
+
+// The read-ahead thread hands out the same bytes, end and errors as the
+// source it reads, whatever the sizes of its blocks and of the reads.
+TEST(ReadAhead, SameBytesEndAndErrorsAsItsSource) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    std::string log = random_log(&rng);
+    for (size_t block : {size_t{1}, size_t{100}, size_t{1} << 16}) {
+      auto src = tlscope::io::read_ahead(std::make_unique<StringSource>(log, 1 + rng() % 5000),
+                                         block, 1 + rng() % 4);
+      std::string got;
+      char buf[777];
+      long r;
+      while ((r = src->read(buf, 1 + rng() % sizeof buf)) > 0) got.append(buf, size_t(r));
+      ASSERT_EQ(r, 0);
+      EXPECT_EQ(src->read(buf, sizeof buf), 0);  // the end stays the end
+      ASSERT_EQ(got, log) << "round " << round << " block " << block;
+      EXPECT_EQ(src->file_offset(), log.size());
+    }
+  }
+  auto failing = tlscope::io::read_ahead(std::make_unique<FailingSource>(10000), 4096, 2);
+  char buf[5000];
+  size_t total = 0;
+  long r;
+  while ((r = failing->read(buf, sizeof buf)) > 0) total += size_t(r);
+  EXPECT_EQ(r, -1);
+  EXPECT_EQ(total, 10000u);
+  EXPECT_EQ(failing->error(), "disk on fire");
+  // Dropped before its end: the thread stops.
+  auto dropped = tlscope::io::read_ahead(
+      std::make_unique<StringSource>(std::string(1 << 20, 'a'), 100), 64, 2);
+  EXPECT_EQ(dropped->read(buf, 10), 10);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "model/ingest/read_log.h"
 
+#include "io/read_ahead.h"
 #include "model/ingest/model_builder.h"
 #include "trace/trace_reader.h"
 
@@ -23,7 +24,8 @@ ReadResult read_log(const std::string& log, const IngestOptions& opts) {
   ReadResult result;
   auto source = io::open_source(log, &result.error);
   if (!source) return result;
-  io::LineReader lines(std::move(source));
+  // Reading (and decoding) on a thread of its own, beside the parsing.
+  io::LineReader lines(io::read_ahead(std::move(source)));
   result.model.input_path = log;
   ReadOptions ropts;
   ropts.ingest = opts;
