@@ -7,8 +7,14 @@ namespace {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 bool hex(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// std::isalnum in the C locale (tlscope sets no other), without the call.
+bool word(char c) {
+  return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
 bool lower_alnum(char c) { return digit(c) || (c >= 'a' && c <= 'z'); }
+// Whether a value that is noise may start at c: at a lower-case letter or a
+// digit (a word, a number, an address), '/' (a folder) or '"' (a JSON key).
+bool may_start(char c) { return lower_alnum(c) || c == '/' || c == '"'; }
 
 // Whether a JSON key names a time or a moment.
 bool time_key(std::string_view k) {
@@ -159,7 +165,17 @@ std::string without_noise(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
+    // Text where no value can start is copied as one run.
+    size_t run = i;
+    while (run < s.size() && !may_start(s[run])) ++run;
+    out.append(s.substr(i, run - i));
+    if ((i = run) == s.size()) break;
     bool boundary = i == 0 || !word(s[i - 1]);
+    // Inside a word only a folder or a JSON key can start.
+    if (!boundary && s[i] != '/' && s[i] != '"') {
+      out.push_back(s[i++]);
+      continue;
+    }
     size_t end = 0;
     for (Matcher m : kMatchers)
       if ((end = m(s, i, boundary, &out)) != 0) break;
