@@ -118,22 +118,9 @@ size_t temp_folder(std::string_view s, size_t i, bool, std::string* out) {
   return j;
 }
 
-// cabc7d2k...: a cache key or a hashed file name. Any other word of lower
-// case letters and digits is copied whole (a number inside it is no id).
-size_t hash_or_word(std::string_view s, size_t i, bool boundary, std::string* out) {
-  if (!lower_alnum(s[i]) || !boundary) return 0;
-  size_t j = i;
-  bool letters = false, digits = false;
-  while (j < s.size() && lower_alnum(s[j])) {
-    (digit(s[j]) ? digits : letters) = true;
-    ++j;
-  }
-  if (j - i >= 32 && letters && digits && (j == s.size() || !word(s[j]) || s[j] == '_'))
-    *out += "<hash>";
-  else
-    out->append(s.substr(i, j - i));
-  return j;
-}
+// cabc7d2k...: a cache key or a hashed file name (32 or more lower-case
+// letters and digits, both); any other such word is kept whole, a number
+// inside it being no id. See word_end() below.
 
 // "compile_time_s": 1.25
 size_t json_time(std::string_view s, size_t i, bool, std::string* out) {
@@ -157,34 +144,63 @@ size_t json_time(std::string_view s, size_t i, bool, std::string* out) {
   return k;
 }
 
+// Where the word of lower-case letters and digits at s[i] ends, and whether
+// it is a hash.
+size_t word_end(std::string_view s, size_t i, bool* is_hash) {
+  size_t j = i;
+  bool letters = false, digits = false;
+  while (j < s.size() && lower_alnum(s[j])) {
+    (digit(s[j]) ? digits : letters) = true;
+    ++j;
+  }
+  *is_hash = j - i >= 32 && letters && digits && (j == s.size() || !word(s[j]) || s[j] == '_');
+  return j;
+}
+
 }  // namespace
 
+// The text is copied in runs: only where a value is replaced does the text
+// before it go out, then the placeholder.
 std::string without_noise(std::string_view s) {
-  using Matcher = size_t (*)(std::string_view, size_t, bool, std::string*);
-  static constexpr Matcher kMatchers[] = {address, number, temp_folder, hash_or_word, json_time};
   std::string out;
   out.reserve(s.size());
+  size_t copied = 0;  // s[0, copied) is in `out`
+  auto replace_at = [&](size_t i, size_t (*matcher)(std::string_view, size_t, bool, std::string*),
+                        bool boundary) {
+    out.append(s.substr(copied, i - copied));
+    copied = i;
+    size_t end = matcher(s, i, boundary, &out);
+    if (end) copied = end;
+    return end;
+  };
   for (size_t i = 0; i < s.size();) {
-    // Text where no value can start is copied as one run.
-    size_t run = i;
-    while (run < s.size() && !may_start(s[run])) ++run;
-    out.append(s.substr(i, run - i));
-    if ((i = run) == s.size()) break;
-    bool boundary = i == 0 || !word(s[i - 1]);
-    // Inside a word only a folder or a JSON key can start.
-    if (!boundary && s[i] != '/' && s[i] != '"') {
-      out.push_back(s[i++]);
+    char c = s[i];
+    if (!may_start(c)) {
+      ++i;
       continue;
     }
+    bool boundary = i == 0 || !word(s[i - 1]);
     size_t end = 0;
-    for (Matcher m : kMatchers)
-      if ((end = m(s, i, boundary, &out)) != 0) break;
-    if (end) {
-      i = end;
-    } else {
-      out.push_back(s[i++]);
+    if (c == '/') {
+      end = replace_at(i, temp_folder, boundary);
+    } else if (c == '"') {
+      end = replace_at(i, json_time, boundary);
+    } else if (boundary) {
+      if (digit(c) && !(end = replace_at(i, address, boundary)))
+        end = replace_at(i, number, boundary);
+      if (!end) {
+        bool is_hash = false;
+        end = word_end(s, i, &is_hash);
+        if (is_hash) {
+          out.append(s.substr(copied, i - copied));
+          out += "<hash>";
+          copied = end;
+        }
+      }
     }
+    i = end ? end : i + 1;
   }
+  out.append(s.substr(copied));
   return out;
 }
 
