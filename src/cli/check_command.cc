@@ -145,20 +145,26 @@ int check_command(int argc, char** argv) {
   add_options(app, &log, &l);
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   if (int rc = check_arguments(log, l)) return rc;
+  // An empty file holds nothing to check: it fails, unless that is allowed.
+  std::error_code ec;
+  bool allowed_empty = l.allow_empty && log != "-" && !is_dir(log) &&
+                       std::filesystem::file_size(log, ec) == 0 && !ec;
+  Side a, b;  // with --same-artifacts: both logs, read once for totals and artifacts
+  bool pair = l.same_artifacts && !allowed_empty;
+  if (pair && !read_pair(l.baseline, log, &a, &b)) return 1;
   std::optional<analysis::Totals> base;
-  if (!l.baseline.empty()) {
+  if (pair) {
+    base = a.doctor.totals;
+  } else if (!l.baseline.empty()) {
     auto d = diagnose_input(l.baseline);
     if (!d) return 1;
     base = d->one ? d->one->totals : sum_of(d->ranks);
   }
-  // An empty file holds nothing to check: it fails, unless that is allowed.
-  std::error_code ec;
-  if (l.allow_empty && log != "-" && !is_dir(log) && std::filesystem::file_size(log, ec) == 0 &&
-      !ec) {
+  if (allowed_empty) {
     std::printf("tlscope check: ok (nothing compiled: %s is empty; --allow-empty)\n", log.c_str());
     return 0;
   }
-  auto logs = totals_of(log);
+  auto logs = pair ? std::optional<Labelled>(Labelled{{"", b.doctor.totals}}) : totals_of(log);
   if (!logs) return 1;
   std::vector<std::string> over;
   size_t empty = 0;
@@ -175,11 +181,9 @@ int check_command(int argc, char** argv) {
     }
     over_limits(label, t, l, base, &over);
   }
-  if (l.same_artifacts && empty == 0) {
-    auto changes = artifact_changes(l.baseline, log);
-    if (!changes) return 1;
-    for (const auto& c : *changes) over.push_back("artifact differs from the baseline: " + c);
-  }
+  if (pair && empty == 0)
+    for (const auto& c : artifact_changes(a, b))
+      over.push_back("artifact differs from the baseline: " + c);
   for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
   if (over.empty()) print_ok(*logs, empty, l.same_artifacts);
   return over.empty() ? 0 : 1;

@@ -27,23 +27,28 @@ void read_both(Side* a, Side* b, bool exact) {
   t.join();
 }
 
-std::optional<std::vector<std::string>> artifact_changes(const std::string& baseline,
-                                                         const std::string& log, size_t max) {
-  Side a, b;
-  a.log = baseline;
-  b.log = log;
-  read_both(&a, &b, false);
-  for (const auto* s : {&a, &b})
+bool read_pair(const std::string& baseline, const std::string& log, Side* a, Side* b) {
+  a->log = baseline;
+  b->log = log;
+  read_both(a, b, false);
+  for (const Side* s : {a, b}) {
     if (!s->ok) {
       error(s->error);
-      return std::nullopt;
+      return false;
     }
+    if (s->model.source_kind != "torch_trace") continue;
+    if (auto w = not_a_trace_log(s->log, s->model.stats); !w.empty()) warning(w);
+  }
+  return true;
+}
+
+std::vector<std::string> artifact_changes(const Side& a, const Side& b, size_t max) {
   auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
   std::vector<std::string> out;
   for (const auto& c : d.artifacts) {
     if (out.size() == max) {
       out.push_back(fmt::format("and {} more artifacts (tlscope diff {} {})",
-                                d.artifacts.size() - max, baseline, log));
+                                d.artifacts.size() - max, a.log, b.log));
       break;
     }
     const char* how = c.kind == analysis::ArtifactChange::kChanged ? "changed"

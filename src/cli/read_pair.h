@@ -23,11 +23,13 @@ struct Side {
 // Unless `exact`, each artifact also gets a digest without run-to-run noise.
 void read_both(Side* a, Side* b, bool exact);
 
-// For `check --baseline BASE LOG --same-artifacts`: a line per artifact of a
-// compile in both that differs apart from run-to-run noise (with the
-// operators of its compile that changed), at most `max` and a line for the
-// rest; nullopt (with the error printed) when a log cannot be read.
-std::optional<std::vector<std::string>> artifact_changes(const std::string& baseline,
-                                                         const std::string& log, size_t max = 10);
+// For `check --baseline BASE LOG --same-artifacts`: both read once with
+// read_both(); false (with the error printed) when one cannot be read.
+bool read_pair(const std::string& baseline, const std::string& log, Side* a, Side* b);
+
+// A line per artifact of a compile in both that differs apart from run-to-run
+// noise (with the operators of its compile that changed), at most `max` and a
+// line for the rest.
+std::vector<std::string> artifact_changes(const Side& baseline, const Side& log, size_t max = 10);
 
 }  // namespace tlscope::cli
