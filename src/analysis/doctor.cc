@@ -377,42 +377,47 @@ class Diagnoser {
     return f;
   }
 
+  // The 20 longest compiles (the first of equal ones first), with their phases.
   void collect_slowest() {
-    for (const auto& r : m_.metrics) {
-      if (!r.id || !r.entire_frame_s) continue;
-      SlowCompile s;
-      s.compile_id = ref_of(r.run, *r.id);
-      s.frame_name = r.co_name;
-      s.page = r.page;
-      s.seconds = *r.entire_frame_s;
-      // The metrics' own times nest: AOT autograd > Inductor > code generation.
-      uint32_t depth = 0;
-      for (auto [name, v] : {std::pair{"backend", r.backend_s}, std::pair{"inductor", r.inductor_s},
-                             std::pair{"code_gen", r.code_gen_s}})
-        if (v) {
-          s.phases[name] = *v;
-          s.phase_tree.push_back({name, depth++, *v});
-        }
-      auto ph = m_.chromium.phases.find(s.compile_id);
-      if (ph != m_.chromium.phases.end()) {
-        // Chromium events time every phase and its nesting: their tree
-        // replaces the one above; the flat list keeps the metrics' names.
-        s.phase_tree.clear();
-        for (const auto& [p, depth] : tree_order(ph->second)) {
-          s.phase_tree.push_back({p->name, depth, p->seconds});
-          s.phases.try_emplace(p->name, 0.0);
-        }
-        std::map<std::string, double> sums;
-        for (const auto& p : ph->second) sums[p.name] += p.seconds;
-        for (const auto& [name, secs] : sums)
-          if (auto it = s.phases.find(name); it != s.phases.end() && it->second == 0.0)
-            it->second = secs;
+    std::vector<const model::MetricsRecord*> timed;
+    for (const auto& r : m_.metrics)
+      if (r.id && r.entire_frame_s) timed.push_back(&r);
+    std::stable_sort(timed.begin(), timed.end(), [](const auto* a, const auto* b) {
+      return *a->entire_frame_s > *b->entire_frame_s;
+    });
+    if (timed.size() > 20) timed.resize(20);
+    for (const auto* r : timed) out_.slowest.push_back(slow_compile(*r));
+  }
+
+  SlowCompile slow_compile(const model::MetricsRecord& r) const {
+    SlowCompile s;
+    s.compile_id = ref_of(r.run, *r.id);
+    s.frame_name = r.co_name;
+    s.page = r.page;
+    s.seconds = *r.entire_frame_s;
+    // The metrics' own times nest: AOT autograd > Inductor > code generation.
+    uint32_t depth = 0;
+    for (auto [name, v] : {std::pair{"backend", r.backend_s}, std::pair{"inductor", r.inductor_s},
+                           std::pair{"code_gen", r.code_gen_s}})
+      if (v) {
+        s.phases[name] = *v;
+        s.phase_tree.push_back({name, depth++, *v});
       }
-      out_.slowest.push_back(std::move(s));
+    auto ph = m_.chromium.phases.find(s.compile_id);
+    if (ph == m_.chromium.phases.end()) return s;
+    // Chromium events time every phase and its nesting: their tree replaces
+    // the one above; the flat list keeps the metrics' names.
+    s.phase_tree.clear();
+    for (const auto& [p, depth] : tree_order(ph->second)) {
+      s.phase_tree.push_back({p->name, depth, p->seconds});
+      s.phases.try_emplace(p->name, 0.0);
     }
-    std::stable_sort(out_.slowest.begin(), out_.slowest.end(),
-                     [](const auto& a, const auto& b) { return a.seconds > b.seconds; });
-    if (out_.slowest.size() > 20) out_.slowest.resize(20);
+    std::map<std::string, double> sums;
+    for (const auto& p : ph->second) sums[p.name] += p.seconds;
+    for (const auto& [name, secs] : sums)
+      if (auto it = s.phases.find(name); it != s.phases.end() && it->second == 0.0)
+        it->second = secs;
+    return s;
   }
 
   void advise(Category c, const std::string& message, const std::vector<CompileRef>& ids) {

@@ -17,6 +17,17 @@ namespace tlscope::cli {
 
 namespace {
 
+// What the doctor reads: neither what it says nor what it computes depends on
+// payload digests or stacks; the outputs of each compile only the rank
+// analyses use.
+ingest::IngestOptions doctor_options(bool rank_analyses) {
+  ingest::IngestOptions opts;
+  opts.payload_md5 = false;
+  opts.stacks = false;
+  opts.outputs = rank_analyses;
+  return opts;
+}
+
 std::optional<Diagnosed> diagnose_text(const std::string& log) {
   auto read = ingest::read_text_log(log);
   if (!read.ok) {
@@ -44,9 +55,7 @@ std::optional<Diagnosed> diagnose_input(const std::string& log) {
     error(trace::neither_message(log));
     return std::nullopt;
   }
-  ingest::IngestOptions opts;
-  opts.payload_md5 = false;  // what the doctor says does not depend on it
-  auto result = ingest::read_log(log, opts);
+  auto result = ingest::read_log(log, doctor_options(false));
   if (!result.ok) {
     error(result.error);
     return std::nullopt;
@@ -65,9 +74,8 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
                                                     unsigned jobs) {
   std::vector<analysis::RankDiagnosis> out(logs.size());
   base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
-    ingest::IngestOptions opts;
+    ingest::IngestOptions opts = doctor_options(true);
     opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
-    opts.payload_md5 = false;
     auto run = ingest::read_log(logs[i].path, opts);
     if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model);
     out[i].log = logs[i];

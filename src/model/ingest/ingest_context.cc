@@ -31,6 +31,8 @@ std::string_view IngestContext::subgraph_name() const {
 std::string IngestContext::add_file(std::string_view base_name, bool holds_payload) {
   uint64_t n = b.next_number();
   std::string rel = folder + "/" + splice_number(model::safe_segment(base_name), n);
+  if (holds_payload) payload_file = rel;
+  if (!b.options().outputs) return rel;
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
@@ -46,7 +48,6 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.number = n;
   o.suffix = model::cache_suffix(rel);
   entry->outputs.push_back(std::move(o));
-  if (holds_payload) payload_file = rel;
   return rel;
 }
 
@@ -57,6 +58,8 @@ std::string IngestContext::add_payload_file(std::string_view base_name) {
 }
 
 void IngestContext::add_global(const std::string& rel) {
+  uint64_t n = b.next_number();
+  if (!b.options().outputs) return;
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
@@ -64,17 +67,19 @@ void IngestContext::add_global(const std::string& rel) {
     o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
   o.name = rel;
   o.url = rel;
-  o.number = b.next_number();
+  o.number = n;
   o.suffix = model::cache_suffix(rel);
   entry->outputs.push_back(std::move(o));
 }
 
 void IngestContext::add_link(std::string_view name, std::string_view url) {
+  uint64_t n = b.next_number();
+  if (!b.options().outputs) return;
   model::Output o;
   o.subgraph = subgraph_name();
   o.name = std::string(name);
   o.url = std::string(url);
-  o.number = b.next_number();
+  o.number = n;
   o.is_link = true;
   entry->outputs.push_back(std::move(o));
 }

@@ -14,6 +14,13 @@ struct IngestOptions {
   // Check each payload's MD5 (stats.fail_payload_md5). The doctor's summary
   // and check show no statistics, and skip it: it is most of their time.
   bool payload_md5 = true;
+  // Keep each compile's list of outputs (CompileIndex). Only pages, diff and
+  // the rank analyses read it; the doctor of one log does not, and it is most
+  // of that model's memory.
+  bool outputs = true;
+  // Keep the stack tries and each compile's dynamo_start stack (index.html and
+  // the metrics pages); the doctor needs neither.
+  bool stacks = true;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
 };
 

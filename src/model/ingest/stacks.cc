@@ -37,6 +37,7 @@ void ingest_dynamo_start(IngestContext& ctx) {
   model::trim_convert_frame(&stack, model.strings);
   if (id && id->frame_id && !id->autograd_id && !stack.empty())
     model.frame_starts.try_emplace({run, *id->frame_id}, stack.back());
+  if (!ctx.b.options().stacks) return;
   // Stored under the metrics bucket so that every attempt finds it (the
   // reference keys it by the raw id, see REPORT_FEATURES J16).
   if (id) model.start_stacks[id->metrics_bucket()] = stack;
@@ -44,6 +45,7 @@ void ingest_dynamo_start(IngestContext& ctx) {
 }
 
 void ingest_stack(IngestContext& ctx) {
+  if (!ctx.b.options().stacks) return;
   ctx.b.model().unknown_trie.insert(parse_stack(ctx.value()), std::nullopt);
 }
 
