@@ -6,11 +6,15 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include "analysis/bug_report.h"
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
 #include "bundle/archive.h"
 #include "io/byte_source.h"
 #include "analysis/ranks.h"
+#include "model/ingest/bug_facts.h"
 #include "model/ingest/read_log.h"
 #include "model/ingest/torch_logs_model.h"
 #include "trace/content.h"
@@ -30,17 +34,29 @@ std::string log_name(const std::string& log) {
   return name;
 }
 
-// summary.json of the redacted log, as `tlscope summary --json NAME` writes it.
-bool summary_of(const std::string& path, bool text, const std::string& name, std::string* summary,
-                std::string* error) {
+// What the doctor says about the redacted log: summary.json as `tlscope
+// summary --json NAME` writes it, the text it prints, and the diagnosis the
+// bug report draft uses (the first rank's, for text of several ranks).
+struct Diagnosis {
+  std::string json, text;
+  analysis::DoctorReport doctor;
+  size_t ranks = 1;
+};
+
+bool diagnose(const std::string& path, bool text, const std::string& name, Diagnosis* out,
+              std::string* error) {
   const std::string command = "tlscope summary --json " + name;
   if (!text) {
-    auto read = ingest::read_log(path, {});
+    ingest::IngestOptions opts;
+    opts.payload_md5 = false;
+    auto read = ingest::read_log(path, opts);
     if (!read.ok) {
       *error = read.error;
       return false;
     }
-    *summary = analysis::summary_json(analysis::diagnose(read.model), name, command);
+    out->doctor = analysis::diagnose(read.model);
+    out->json = analysis::summary_json(out->doctor, name, command);
+    out->text = analysis::summary_text(out->doctor, name, false);
     return true;
   }
   auto read = ingest::read_text_log(path);
@@ -50,7 +66,9 @@ bool summary_of(const std::string& path, bool text, const std::string& name, std
   }
   for (auto& m : read.models) m.input_path = name;
   if (read.models.size() == 1) {
-    *summary = analysis::summary_json(analysis::diagnose(read.models.front()), name, command);
+    out->doctor = analysis::diagnose(read.models.front());
+    out->json = analysis::summary_json(out->doctor, name, command);
+    out->text = analysis::summary_text(out->doctor, name, false);
     return true;
   }
   std::vector<analysis::RankDiagnosis> ranks;
@@ -59,7 +77,11 @@ bool summary_of(const std::string& path, bool text, const std::string& name, std
     ranks.push_back(analysis::diagnose_rank(*m.rank, name, m));
     summaries.push_back(ranks.back().summary);
   }
-  *summary = analysis::ranks_summary_json(ranks, analysis::analyze_ranks(summaries), command);
+  auto multi = analysis::analyze_ranks(summaries);
+  out->json = analysis::ranks_summary_json(ranks, multi, command);
+  out->text = analysis::ranks_summary_text(ranks, multi, false);
+  out->doctor = ranks.front().doctor;
+  out->ranks = ranks.size();
   return true;
 }
 
@@ -130,7 +152,7 @@ nlohmann::json manifest(const BundleOptions& opts, const BundleResult& r,
            "readers count them as before."},
           {"counts", counts},
           {"code_payloads_by_kind", by_kind},
-          {"files", {r.log_name, "summary.json", "manifest.json", "README.txt"}}};
+          {"files", {r.log_name, "summary.json", "manifest.json", "README.txt", "ISSUE.md"}}};
 }
 
 std::string readme(const BundleResult& r) {
@@ -138,7 +160,7 @@ std::string readme(const BundleResult& r) {
     return fmt::format(
         "A tlscope bundle: TORCH_LOGS text of torch.compile with its code, paths and string\n"
         "constants redacted and the program's own output left out (manifest.json says what and\n"
-        "how), and the compile doctor's summary of it.\n"
+        "how), the compile doctor's summary of it, and ISSUE.md, a bug report drafted from it.\n"
         "\n"
         "  tar --zstd -xf bundle.tar.zst\n"
         "  tlscope summary {0}/{1}         # the doctor in the terminal\n"
@@ -146,12 +168,50 @@ std::string readme(const BundleResult& r) {
         kBundleFolder, r.log_name);
   return fmt::format(
       "A tlscope bundle: a torch.compile trace log with its code, paths and string constants\n"
-      "redacted (manifest.json says what and how), and the compile doctor's summary of it.\n"
+      "redacted (manifest.json says what and how), the compile doctor's summary of it, and\n"
+      "ISSUE.md, a bug report for PyTorch drafted from it.\n"
       "\n"
       "  tar --zstd -xf bundle.tar.zst\n"
       "  tlscope {0}/{1} -o report       # the HTML report (tlparse reads it too)\n"
       "  tlscope summary {0}/{1}         # the doctor in the terminal\n",
       kBundleFolder, r.log_name);
+}
+
+// ISSUE.md's last part in a bundle: what the bundle holds and what was redacted.
+std::string bundle_note(const BundleResult& r, const RedactOptions& redact) {
+  const RedactionCounts& c = r.counts;
+  std::string what;
+  if (redact.code)
+    what += fmt::format("- code: {} code payloads ({} lines) and {} quoted source lines replaced\n",
+                        c.code_payloads, c.code_lines, c.quoted_code);
+  if (redact.paths)
+    what += fmt::format("- paths: {} paths rewritten ({} folders replaced by placeholders)\n",
+                        c.paths, r.folders);
+  if (redact.strings)
+    what += fmt::format("- string constants: {} replaced ({} distinct)\n", c.strings, r.constants);
+  if (what.empty()) what = "- nothing: the bundle was made with --redact none\n";
+  return fmt::format(
+      "`{0}/{1}` ({2} bytes, {3}), its `summary.json`, `manifest.json` (what was redacted and "
+      "how) and this draft. Redacted, by the same rules here as in the log:\n\n{4}\n"
+      "Attach the bundle to the issue if the maintainers ask for the trace; "
+      "`tlscope {0}/{1} -o report` shows it as a report.\n",
+      kBundleFolder, r.log_name, r.log_bytes, r.kind == "torch_logs" ? "TORCH_LOGS text" : "a TORCH_TRACE log",
+      what);
+}
+
+// The draft alone (`tlscope issue`): what its log texts lost.
+std::string redaction_note(const RedactOptions& redact) {
+  std::vector<std::string> what;
+  if (redact.code) what.push_back("code became `<code>`");
+  if (redact.paths) what.push_back("the folders of paths `<dir-N>`");
+  if (redact.strings) what.push_back("string constants `'<str-N>'`");
+  std::string said = what.empty() ? "Nothing in this draft was redacted (--redact none)."
+                                  : "In the texts this draft quotes from the log, ";
+  for (size_t i = 0; i < what.size(); ++i)
+    said += (i == 0 ? "" : i + 1 == what.size() ? " and " : ", ") + what[i];
+  if (!what.empty()) said += ".";
+  return said + " `tlscope bundle LOG -o bug.tar.zst` packs the log, redacted by the same rules, "
+                "with this draft.\n";
 }
 
 // Removes a file when it goes out of scope, unless released.
@@ -183,14 +243,15 @@ bool redact_to(LogRedactor& redactor, io::LineReader& lines, bool text, const st
 // The archive: README, manifest, summary and the redacted log, written beside
 // opts.output and renamed into place once whole.
 bool write_bundle(const BundleOptions& opts, const BundleResult& result, const std::string& command,
-                  const std::string& summary, const std::string& log_path, std::string* error) {
+                  const std::string& summary, const std::string& issue, const std::string& log_path,
+                  std::string* error) {
   TempFile bundle_tmp{opts.output + ".tmp"};
   TarWriter tar;
   std::string dir = std::string(kBundleFolder) + "/";
   if (!tar.open(bundle_tmp.path, compression_of(opts.output).value_or(Compression::kZstd), error) ||
       !tar.add(dir + "README.txt", readme(result), error) ||
       !tar.add(dir + "manifest.json", manifest(opts, result, command).dump(2) + "\n", error) ||
-      !tar.add(dir + "summary.json", summary, error) ||
+      !tar.add(dir + "summary.json", summary, error) || !tar.add(dir + "ISSUE.md", issue, error) ||
       !tar.add_file(dir + result.log_name, log_path, error) || !tar.close(error))
     return false;
   std::error_code ec;
@@ -203,6 +264,50 @@ bool write_bundle(const BundleOptions& opts, const BundleResult& result, const s
   return true;
 }
 
+// The log redacted into the file at `path`, the facts of the original
+// gathered on the way, the redacted log diagnosed and the bug report drafted
+// from both (its log texts redacted by the same rules and placeholders).
+struct Drafted {
+  BundleResult result;
+  Diagnosis diagnosis;
+  std::string issue;
+};
+
+bool redact_and_draft(const std::string& log, const RedactOptions& redact, const std::string& path,
+                      bool for_bundle, Drafted* out, std::string* error) {
+  // By content: a trace log, TORCH_LOGS text, or neither (an error).
+  trace::Content content = trace::sniff_content(log);
+  if (content == trace::Content::kNeither) {
+    *error = trace::neither_message(log);
+    return false;
+  }
+  const bool text = content == trace::Content::kText;
+  BundleResult& r = out->result;
+  r.kind = text ? "torch_logs" : "torch_trace";
+  auto source = io::open_source(log, error);
+  if (!source) return false;
+  io::LineReader lines(std::move(source));
+  LogRedactor redactor(redact);
+  model::BugFacts facts;
+  ingest::BugFactsCollector collector(&facts);
+  redactor.also_visit(&collector);
+  if (!redact_to(redactor, lines, text, path, error)) return false;
+  collector.finish();
+  r.counts = redactor.counts();
+  r.folders = redactor.folders();
+  r.constants = redactor.constants();
+  r.log_name = log_name(log);
+  std::error_code ec;
+  r.log_bytes = fs::file_size(path, ec);
+  // The doctor reads what the bundle holds, not the original.
+  if (!diagnose(path, text, r.log_name, &out->diagnosis, error)) return false;
+  auto report = analysis::draft_bug_report(facts, out->diagnosis.doctor, out->diagnosis.ranks);
+  out->issue = analysis::bug_report_markdown(
+      report, [&](std::string_view s) { return redactor.redact_value(s); }, out->diagnosis.text,
+      for_bundle ? bundle_note(r, redact) : redaction_note(redact), for_bundle);
+  return true;
+}
+
 }  // namespace
 
 bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* error) {
@@ -211,32 +316,12 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
     *error = opts.output + " already exists; pass --overwrite to replace it";
     return false;
   }
-  // By content: a trace log, TORCH_LOGS text, or neither (an error).
-  trace::Content content = trace::sniff_content(opts.log);
-  if (content == trace::Content::kNeither) {
-    *error = trace::neither_message(opts.log);
-    return false;
-  }
-  const bool text = content == trace::Content::kText;
-  result->kind = text ? "torch_logs" : "torch_trace";
-  auto source = io::open_source(opts.log, error);
-  if (!source) return false;
-  io::LineReader lines(std::move(source));
-
   // The redacted log goes beside the bundle first: its size must be known
   // before its tar header is written.
   TempFile log_tmp{opts.output + ".log.tmp"};
-  LogRedactor redactor(opts.redact);
-  if (!redact_to(redactor, lines, text, log_tmp.path, error)) return false;
-  result->counts = redactor.counts();
-  result->folders = redactor.folders();
-  result->constants = redactor.constants();
-  result->log_name = log_name(opts.log);
-  result->log_bytes = fs::file_size(log_tmp.path, ec);
-
-  // The summary of what the bundle holds, not of the original.
-  std::string summary;
-  if (!summary_of(log_tmp.path, text, result->log_name, &summary, error)) return false;
+  Drafted d;
+  if (!redact_and_draft(opts.log, opts.redact, log_tmp.path, true, &d, error)) return false;
+  *result = d.result;
   // The command line names the log where it lives: redacted like the log.
   std::string command;
   PathRedactor paths;
@@ -244,8 +329,27 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
     paths.rewrite(opts.command_line, &command);
   else
     command = opts.command_line;
+  return write_bundle(opts, *result, command, d.diagnosis.json, d.issue, log_tmp.path, error);
+}
 
-  return write_bundle(opts, *result, command, summary, log_tmp.path, error);
+bool draft_issue(const std::string& log, const RedactOptions& redact, std::string* markdown,
+                 std::string* error) {
+  // The redacted log is only read back: a file of our own in the temporary folder.
+  std::error_code ec;
+  fs::path dir = fs::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  std::string tmpl = (dir / "tlscope-issue-XXXXXX").string();
+  int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) {
+    *error = "cannot create a temporary file in " + dir.string();
+    return false;
+  }
+  ::close(fd);
+  TempFile tmp{tmpl};
+  Drafted d;
+  if (!redact_and_draft(log, redact, tmp.path, false, &d, error)) return false;
+  *markdown = std::move(d.issue);
+  return true;
 }
 
 }  // namespace tlscope::bundle

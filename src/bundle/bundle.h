@@ -31,4 +31,9 @@ inline constexpr const char* kBundleFolder = "tlscope-bundle";
 
 bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* error);
 
+// `tlscope issue LOG`: the bug report draft the bundle of `log` would carry
+// (ISSUE.md), without the bundle; its log texts redacted by `redact`.
+bool draft_issue(const std::string& log, const RedactOptions& redact, std::string* markdown,
+                 std::string* error);
+
 }  // namespace tlscope::bundle

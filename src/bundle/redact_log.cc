@@ -270,10 +270,14 @@ void LogRedactor::write_rejected(const trace::Record& rec) {
   put(file_, out_);
 }
 
-void LogRedactor::on_record(const trace::Record& rec) { write_record(rec); }
+void LogRedactor::on_record(const trace::Record& rec) {
+  if (also_) also_->on_record(rec);
+  write_record(rec);
+}
 
 // Every rank's records are kept; those failing the schema keep their envelope.
 void LogRedactor::on_rejected(const trace::Record& rec, trace::Rejection why) {
+  if (also_) also_->on_rejected(rec, why);
   if (why == trace::Rejection::kOtherRank)
     write_record(rec);
   else

@@ -53,6 +53,13 @@ class LogRedactor : private trace::RecordVisitor {
   // prefixes and shapes, the program's own output is replaced by a note.
   bool run_text(io::LineReader& lines, std::FILE* out, std::string* error);
 
+  // Records are shown to `v` (a collector of facts) before they are
+  // redacted; set before run().
+  void also_visit(trace::RecordVisitor* v) { also_ = v; }
+  // A text from the log redacted by the same rules and placeholders as the
+  // log (the bug report draft's values); counted like the log's own.
+  std::string redact_value(std::string_view text) { return redact_text(text); }
+
   const RedactionCounts& counts() const { return counts_; }
   size_t folders() const { return paths_.folders(); }
   size_t constants() const { return strings_.constants(); }
@@ -94,6 +101,7 @@ class LogRedactor : private trace::RecordVisitor {
   StringRedactor strings_;
   std::FILE* file_ = nullptr;
   std::string out_;
+  trace::RecordVisitor* also_ = nullptr;
 };
 
 }  // namespace tlscope::bundle

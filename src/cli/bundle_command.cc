@@ -36,6 +36,10 @@ bool parse_redact(const std::vector<std::string>& words, bundle::RedactOptions* 
   return true;
 }
 
+const char* kRedactHelp =
+    "What to redact: code, paths, strings, all (the default) or none; several may be given, "
+    "separated by commas";
+
 }  // namespace
 
 int bundle_command(int argc, char** argv) {
@@ -50,10 +54,7 @@ int bundle_command(int argc, char** argv) {
   app.add_option("-o", opts.output,
                  "The bundle to write: .tar.zst (the default, tlscope-bundle.tar.zst), .tar.gz "
                  "or .tar.xz");
-  app.add_option("--redact", redact,
-                 "What to redact: code, paths, strings, all (the default) or none; several "
-                 "may be given, separated by commas")
-      ->delimiter(',');
+  app.add_option("--redact", redact, kRedactHelp)->delimiter(',');
   app.add_flag("--overwrite", opts.overwrite, "Replace the bundle if it exists");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   std::string bad;
@@ -85,6 +86,39 @@ int bundle_command(int argc, char** argv) {
   if (!opts.redact.code && !opts.redact.paths && !opts.redact.strings)
     warning("--redact none: the bundle holds the log's code, paths and strings as they are");
   std::printf("%s\n", opts.output.c_str());
+  return 0;
+}
+
+int issue_command(int argc, char** argv) {
+  CLI::App app{
+      "A bug report for PyTorch drafted from the log (the ISSUE.md a bundle carries): title, "
+      "environment, the failing stage, the ablation to try next and PyTorch's checklist "
+      "answered from the trace, with the log's code, paths and string constants redacted",
+      "tlscope issue"};
+  std::string log, output;
+  std::vector<std::string> redact{"all"};
+  app.add_option("log", log, "The trace log or TORCH_LOGS text (plain, .gz or .zst)")->required();
+  app.add_option("--redact", redact, kRedactHelp)->delimiter(',');
+  app.add_option("-o", output, "Write the draft into this file instead of standard output");
+  if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
+  bundle::RedactOptions r;
+  std::string bad;
+  if (!parse_redact(redact, &r, &bad))
+    return error("--redact " + bad + ": use code, paths, strings, all or none", kExitUsage);
+  if (int rc = check_log_path(log, LogArg::kFile)) return rc;
+  std::string markdown, err;
+  if (!bundle::draft_issue(log, r, &markdown, &err)) return error(err);
+  if (!r.code && !r.paths && !r.strings)
+    warning("--redact none: the draft quotes the log's code, paths and strings as they are");
+  if (output.empty()) {
+    std::fwrite(markdown.data(), 1, markdown.size(), stdout);
+    return 0;
+  }
+  std::FILE* f = std::fopen(output.c_str(), "wb");
+  bool ok = f && std::fwrite(markdown.data(), 1, markdown.size(), f) == markdown.size();
+  if (f && std::fclose(f) != 0) ok = false;
+  if (!ok) return error("cannot write " + output);
+  std::printf("%s\n", output.c_str());
   return 0;
 }
 

@@ -36,7 +36,7 @@ int check_not_a_subcommand(const std::string& word) {
   std::error_code ec;
   if (!looks_like_word(word) || fs::exists(fs::symlink_status(word, ec))) return 0;
   return error(fmt::format("{} is neither a file nor a subcommand; the subcommands are summary, "
-                           "check, show, diff, bundle, rank and merge (see tlscope --help)",
+                           "check, show, diff, bundle, issue, rank and merge (see tlscope --help)",
                            word),
                kExitUsage);
 }

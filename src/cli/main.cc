@@ -197,6 +197,7 @@ int parse_report_args(int argc, char** argv, Args* a) {
       "tlscope: a compilation report for PyTorch TORCH_TRACE logs (tlparse-compatible).\n"
       "Also: tlscope summary LOG [--json] | tlscope check LOG [--max-...] | "
       "tlscope show LOG COMPILE_ID [ARTIFACT] | tlscope diff A B | tlscope bundle LOG -o FILE |\n"
+      "tlscope issue LOG | "
       "tlscope rank LOG|DIR -o OUT [--shard I/K|--from-env] | tlscope merge OUT",
       "tlscope"};
   tlscope::cli::use_our_usage_errors(app);
@@ -250,6 +251,7 @@ int run_command(int argc, char** argv) {
   std::string_view cmd = argc >= 2 ? argv[1] : "";
   if (cmd == "diff") return tlscope::cli::diff_command(argc, argv);
   if (cmd == "bundle") return tlscope::cli::bundle_command(argc, argv);
+  if (cmd == "issue") return tlscope::cli::issue_command(argc, argv);
   if (cmd == "rank") return tlscope::cli::rank_command(argc, argv);
   if (cmd == "merge") return tlscope::cli::merge_command(argc, argv);
   return -1;

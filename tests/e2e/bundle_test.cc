@@ -139,9 +139,11 @@ TEST_F(BundleTest, NoMarkerSurvivesAnywhereInTheBundle) {
   Bundle b = make_bundle(tmp_ / "secret.log", tmp_ / "b");
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(b.files,
-            (std::vector<std::string>{"tlscope-bundle/README.txt", "tlscope-bundle/manifest.json",
-                                      "tlscope-bundle/secret.log", "tlscope-bundle/summary.json"}));
+            (std::vector<std::string>{"tlscope-bundle/ISSUE.md", "tlscope-bundle/README.txt",
+                                      "tlscope-bundle/manifest.json", "tlscope-bundle/secret.log",
+                                      "tlscope-bundle/summary.json"}));
   ASSERT_FALSE(b.tar.empty());
+  // In every file, the drafted ISSUE.md included.
   expect_absent(b, "SECRET", "a marker");
   // What stays: names, numbers, shapes, file names and the placeholders.
   std::string log = read_file(b.log);

@@ -68,7 +68,7 @@ TEST_F(CliMessages, AFolderNeedsLatestOrAllRanks) {
 TEST_F(CliMessages, AWordThatIsNeitherFileNorSubcommandListsTheSubcommands) {
   const std::string want =
       "Error: sumary is neither a file nor a subcommand; the subcommands are summary, check, "
-      "show, diff, bundle, rank and merge (see tlscope --help)";
+      "show, diff, bundle, issue, rank and merge (see tlscope --help)";
   for (std::vector<std::string> args : {std::vector<std::string>{"sumary"},
                                         {"sumary", "--json"},  // CLI11 would stop at --json
                                         {"sumary", "--no-browser", "-o", "x"}}) {

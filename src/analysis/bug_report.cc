@@ -1,0 +1,248 @@
+#include "analysis/bug_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/classify.h"
+#include "analysis/text.h"
+
+namespace tlscope::analysis {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool has(std::string_view s, std::string_view part) { return s.find(part) != s.npos; }
+
+// Where the innermost torch frame of the traceback is.
+Stage stage_of_file(std::string_view file) {
+  if (starts_with(file, "torch/_inductor/codegen/") || starts_with(file, "torch/_inductor/runtime/") ||
+      has(file, "async_compile") || has(file, "codecache") || has(file, "triton"))
+    return Stage::kCodegen;
+  if (starts_with(file, "torch/_inductor/")) return Stage::kInductor;
+  if (starts_with(file, "torch/_functorch/") || starts_with(file, "torch/_decomp/") ||
+      starts_with(file, "torch/_refs/") || starts_with(file, "torch/_prims/"))
+    return Stage::kAotAutograd;
+  return Stage::kUnknown;
+}
+
+Stage stage_of_backend(std::string_view backend) {
+  if (backend == "inductor") return Stage::kInductor;
+  if (backend == "aot_eager" || backend == "aot_eager_decomp_partition") return Stage::kAotAutograd;
+  if (backend == "eager") return Stage::kDynamo;
+  return Stage::kCustomBackend;
+}
+
+// The deepest phase begun: a compile runs Dynamo, then AOTAutograd, then
+// Inductor's lowering, then its code generation.
+Stage stage_of_phases(const std::vector<std::string>& phases, std::string* which) {
+  Stage deepest = Stage::kUnknown;
+  for (const auto& p : phases) {
+    Stage s = Stage::kUnknown;
+    if (p == "code_gen" || has(p, "compile_to_module") || has(p, "async_compile") ||
+        has(p, "triton"))
+      s = Stage::kCodegen;
+    else if (has(p, "inductor") || p == "compile_fx_inner" || has(p, "GraphLowering"))
+      s = Stage::kInductor;
+    else if (starts_with(p, "aot_") || has(p, "create_aot_dispatcher"))
+      s = Stage::kAotAutograd;
+    else if (p == "dynamo" || p == "entire_frame_compile" || p == "bytecode_tracing")
+      s = Stage::kDynamo;
+    if (s != Stage::kUnknown && static_cast<int>(s) >= static_cast<int>(deepest)) {
+      deepest = s;
+      *which = p;
+    }
+  }
+  return deepest;
+}
+
+// "backend='inductor' raised:" -> "inductor".
+std::string backend_named(std::string_view reason) {
+  constexpr std::string_view kTag = "backend='";
+  size_t at = reason.find(kTag);
+  if (at == std::string_view::npos) return {};
+  size_t start = at + kTag.size(), end = reason.find('\'', start);
+  if (end == std::string_view::npos || end - start > 80) return {};
+  return std::string(reason.substr(start, end - start));
+}
+
+bool limit_hit(std::string_view type, std::string_view reason) {
+  return has(type, "RecompileLimit") || has(type, "CacheLimit") ||
+         has(reason, "recompile limit exceeded") || has(reason, "cache_size_limit reached");
+}
+
+bool dynamo_exception(std::string_view type) {
+  for (std::string_view t : {"Unsupported", "UserError", "TorchRuntimeError", "InternalTorchDynamoError",
+                             "ObservedException", "UncapturedHigherOrderOpError", "SkipFrame",
+                             "RecompileLimitExceeded", "CacheLimitExceeded", "TorchDynamoException"})
+    if (has(type, t)) return true;
+  return false;
+}
+
+}  // namespace
+
+const char* stage_name(Stage s) {
+  switch (s) {
+    case Stage::kDynamo: return "Dynamo (tracing the Python code)";
+    case Stage::kAotAutograd: return "AOTAutograd (functionalization, autograd, partitioning)";
+    case Stage::kInductor: return "Inductor (lowering the graph)";
+    case Stage::kCodegen: return "Inductor code generation (compiling kernels)";
+    case Stage::kCustomBackend: return "the backend passed to torch.compile";
+    case Stage::kUnknown: break;
+  }
+  return "unknown";
+}
+
+bool pytorch_backend(std::string_view b) {
+  return b == "inductor" || b == "eager" || b == "aot_eager" || b == "aot_eager_decomp_partition" ||
+         b == "cudagraphs" || b == "tvm" || b == "openxla" || b == "onnxrt";
+}
+
+StageFinding failure_stage(const model::FailureFact& f) {
+  StageFinding out;
+  uint64_t line = f.from.line;
+  if (!f.fail_type.empty()) out.because.push_back({"the exception is", f.fail_type, line});
+  std::string backend = backend_named(f.reason);
+  if (pytorch_backend(backend))
+    out.because.push_back({"its message names PyTorch's backend \"" + backend + "\"", "", line});
+  else if (!backend.empty())
+    out.because.push_back({"its message names a backend that is not PyTorch's:", "'" + backend + "'", line});
+  if (!f.innermost_torch_file.empty())
+    out.because.push_back(
+        {"the innermost PyTorch frame of its traceback is in", f.innermost_torch_file, line});
+  std::string phase;
+  Stage by_phase = stage_of_phases(f.phases, &phase);
+  if (!phase.empty()) out.because.push_back({"the deepest compiler phase it began is", phase, 0});
+  std::string_view type = f.fail_type;
+  if (dynamo_exception(type) && !has(type, "BackendCompilerFailed")) {
+    out.stage = Stage::kDynamo;
+  } else if (Stage s = stage_of_file(f.innermost_torch_file); s != Stage::kUnknown) {
+    out.stage = s;
+  } else if (has(type, "Lowering") || has(type, "InductorError")) {
+    out.stage = Stage::kInductor;
+  } else if (has(type, "CompilationError") || has(type, "Triton")) {
+    out.stage = Stage::kCodegen;
+  } else if (!backend.empty()) {
+    out.stage = stage_of_backend(backend);
+  } else {
+    out.stage = by_phase;
+  }
+  return out;
+}
+
+std::vector<AblationStep> ablation_for(Stage stage, bool dynamic) {
+  const std::string eager = "torch.compile(model, backend=\"eager\")",
+                    aot = "torch.compile(model, backend=\"aot_eager\")",
+                    decomp = "torch.compile(model, backend=\"aot_eager_decomp_partition\")",
+                    inductor = "torch.compile(model)  # backend=\"inductor\"";
+  std::vector<AblationStep> steps;
+  switch (stage) {
+    case Stage::kDynamo:
+      steps.push_back({eager, "expected to fail the same way: the error is raised while Dynamo "
+                              "traces the code, before any backend runs, so a reproducer with "
+                              "backend=\"eager\" is enough"});
+      break;
+    case Stage::kAotAutograd:
+      steps.push_back({eager, "should work; if it fails too, the bug is in Dynamo"});
+      steps.push_back({aot, "expected to fail: the bug is in AOTAutograd; report it with this backend"});
+      break;
+    case Stage::kInductor:
+    case Stage::kCodegen:
+      steps.push_back({eager, "should work; if it fails too, the bug is in Dynamo"});
+      steps.push_back({aot, "should work; if it fails, the bug is in AOTAutograd"});
+      steps.push_back({decomp, "if this fails, Inductor's decompositions or the partitioner are at "
+                               "fault, not Inductor itself"});
+      steps.push_back({inductor, stage == Stage::kCodegen
+                                     ? "fails as logged while generating or compiling kernels"
+                                     : "fails as logged: the bug is in Inductor"});
+      if (stage == Stage::kCodegen)
+        steps.push_back({"torch.compile(model, mode=\"default\")",
+                         "if the run used mode=\"max-autotune\" or \"reduce-overhead\": does the "
+                         "default mode fail too?"});
+      break;
+    case Stage::kCustomBackend:
+      steps.push_back({eager, "should work; if it fails too, the bug is in Dynamo"});
+      steps.push_back({aot, "should work; if it fails, the bug is in AOTAutograd"});
+      steps.push_back({"your backend", "fails as logged: unless a step above fails too, the "
+                                       "failure is the backend's, not PyTorch's"});
+      break;
+    case Stage::kUnknown:
+      steps.push_back({eager, "if it fails, the bug is in Dynamo"});
+      steps.push_back({aot, "if it fails (and eager works), the bug is in AOTAutograd"});
+      steps.push_back({decomp, "if it fails (and aot_eager works), decompositions or the partitioner"});
+      steps.push_back({inductor, "if only this fails, the bug is in Inductor"});
+      break;
+  }
+  if (dynamic)
+    steps.push_back({"torch.compile(model, dynamic=False)",
+                     "the run had dynamic shapes: if this passes, the failure is in dynamic-shape "
+                     "handling; say so in the report"});
+  else
+    steps.push_back({"torch.compile(model, dynamic=True)",
+                     "the run's shapes were static: whether dynamic=True fails too narrows it down"});
+  return steps;
+}
+
+BugReport draft_bug_report(const model::BugFacts& f, const DoctorReport& d, size_t ranks) {
+  BugReport r;
+  r.source_kind = d.source_kind;
+  const bool text = d.source_kind == "torch_logs";
+  r.ranks = std::max<size_t>({ranks, f.ranks.size(), 1});
+  r.failures = std::max(f.failures.size(), d.failures.size());
+  // A frame that reached its recompile limit "fails" with an exception of
+  // Dynamo's, but nothing in the compiler broke: that is the recompiles'
+  // problem, told below, not a failure to ablate.
+  for (const auto& ff : f.failures)
+    if (!limit_hit(ff.fail_type, ff.reason)) {
+      r.failure = ff;
+      break;
+    }
+  if (f.failures.empty())
+    for (const auto& df : d.failures) {
+      // TORCH_LOGS text, or a failure outside any compilation_metrics record.
+      if (limit_hit(df.fail_type, df.reason)) continue;
+      model::FailureFact ff;
+      if (df.compile_id) ff.compile_id = df.compile_id->id.bare();
+      ff.fail_type = df.fail_type;
+      ff.reason = df.reason;
+      r.failure = ff;
+      break;
+    }
+  bool dynamic = f.symbols.count + f.unbacked_symbols.count > 0;
+  if (r.failure) {
+    r.root_cause = root_exception(r.failure->reason);
+    r.stage = failure_stage(*r.failure);
+    r.ablation = ablation_for(r.stage.stage, dynamic);
+  } else {
+    r.problem = worst_problem(d);
+  }
+  r.environment = environment(f, r.ranks, text);
+  r.checklist = checklist(f, r.stage.stage, r.failure.has_value(), r.ranks, text);
+  return r;
+}
+
+Problem worst_problem(const DoctorReport& d) {
+  for (const auto& fr : d.frames) {
+    if (fr.recompiles == 0) continue;
+    Problem p{fmt::format("{} of", count_of(fr.recompiles, "recompile", "recompiles")),
+              fr.name.empty() ? fmt::format("frame {}", fr.frame_id) : fr.name,
+              fr.recompile_limit_hit ? "the frame reached its recompile limit" : "", "", ""};
+    auto groups = group_reasons(fr.recompile_reasons);
+    auto most = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+      return a.compile_ids.size() < b.compile_ids.size();
+    });
+    if (most != groups.end()) {
+      p.reason = most->reason;
+      p.category = category_name(most->category);
+    }
+    return p;
+  }
+  if (!d.graph_breaks.empty()) {
+    uint64_t n = 0;
+    for (const auto& g : d.graph_breaks) n += g.count;
+    return {fmt::format("{}, the first:", count_of(n, "graph break", "graph breaks")),
+            d.graph_breaks.front().reason, "", "", category_name(d.graph_breaks.front().category)};
+  }
+  return {};
+}
+
+}  // namespace tlscope::analysis

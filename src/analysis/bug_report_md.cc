@@ -1,0 +1,175 @@
+// ISSUE.md: the drafted bug report in GitHub Markdown. Texts from the log are
+// redacted (the caller's rules) and set in code spans or fences, so that
+// nothing in them becomes Markdown.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/bug_report.h"
+
+namespace tlscope::analysis {
+namespace {
+
+using Redact = std::function<std::string(std::string_view)>;
+
+size_t longest_run(std::string_view s, char c) {
+  size_t best = 0, run = 0;
+  for (char x : s) {
+    run = x == c ? run + 1 : 0;
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+// One line of log text as a code span that survives a table cell.
+std::string span(std::string_view text) {
+  std::string s(text.substr(0, text.find('\n')));
+  if (s.size() > 300) s = s.substr(0, 297) + "...";
+  std::string cell;
+  for (char c : s) {
+    if (c == '|') cell += "\\|";
+    else if (c == '\r' || c == '\t') cell += ' ';
+    else cell += c;
+  }
+  std::string ticks(longest_run(cell, '`') + 1, '`');
+  bool pad = !cell.empty() && (cell.front() == '`' || cell.back() == '`');
+  return ticks + (pad ? " " : "") + cell + (pad ? " " : "") + ticks;
+}
+
+// Log text as a fenced block.
+std::string fence(std::string_view text) {
+  std::string ticks(std::max<size_t>(3, longest_run(text, '`') + 1), '`');
+  std::string body(text);
+  while (!body.empty() && body.back() == '\n') body.pop_back();
+  return fmt::format("{0}text\n{1}\n{0}\n", ticks, body);
+}
+
+std::string evidence(const std::vector<model::Evidence>& ev) {
+  std::string out;
+  for (const auto& e : ev) {
+    if (!e) continue;
+    std::string one = fmt::format("`{}`, line {}", e.what, e.line);
+    if (out.find(one) != std::string::npos) continue;
+    out += (out.empty() ? "" : "; ") + one;
+  }
+  return out;
+}
+
+std::string title(const BugReport& r, const Redact& redact) {
+  if (r.failure) {
+    std::string root = r.root_cause.empty() ? r.failure->fail_type : r.root_cause;
+    std::string stage = stage_name(r.stage.stage);
+    stage = stage.substr(0, stage.find(" ("));
+    return fmt::format("torch.compile: {} in {}: {}", r.failure->fail_type, stage,
+                       redact(root).substr(0, 160));
+  }
+  if (!r.problem.empty())
+    return fmt::format("torch.compile: {} {}", r.problem.what, redact(r.problem.subject).substr(0, 160));
+  return "torch.compile: no failure, recompile or graph break in this trace";
+}
+
+void environment(const BugReport& r, const Redact& redact, std::string* out) {
+  *out += "## Environment\n\n| | |\n|---|---|\n";
+  for (const auto& a : r.environment) {
+    std::string value = a.values.empty() ? a.answer : span(redact(a.values.front()));
+    std::string from = evidence(a.evidence);
+    *out += fmt::format("| {} | {}{} |\n", a.topic, value, from.empty() ? "" : " (" + from + ")");
+  }
+  *out += "\n";
+}
+
+void what_happened(const BugReport& r, const Redact& redact, std::string* out) {
+  *out += "## What happened\n\n";
+  if (!r.failure) {
+    if (r.problem.empty()) {
+      *out += r.failures > 0 ? fmt::format("No compile failed in the compiler ({} stopped at a "
+                                           "recompile limit).\n\n", r.failures)
+                             : "Nothing failed, and the doctor found no recompile or graph break.\n\n";
+      return;
+    }
+    *out += r.failures > 0
+                ? fmt::format("No compile failed in the compiler ({} stopped at a recompile limit). ",
+                              r.failures)
+                : std::string("Nothing failed. ");
+    *out += fmt::format("The worst problem: {} {}{}.\n\n", r.problem.what,
+                        span(redact(r.problem.subject)),
+                        r.problem.note.empty() ? "" : " (" + r.problem.note + ")");
+    if (!r.problem.reason.empty())
+      *out += fmt::format("The most frequent reason ({}):\n\n{}\n", r.problem.category,
+                          fence(redact(r.problem.reason)));
+    else if (!r.problem.category.empty())
+      *out += fmt::format("Its class: {}.\n\n", r.problem.category);
+    return;
+  }
+  const auto& f = *r.failure;
+  *out += fmt::format("{} failed with `{}`{}:\n\n",
+                      f.compile_id.empty() ? std::string("A compile") : "Compile `" + f.compile_id + "`",
+                      f.fail_type, r.failures > 1 ? fmt::format(" (the first of {} failures)", r.failures) : "");
+  *out += fence(redact(r.root_cause.empty() ? f.reason : r.root_cause)) + "\n";
+  *out += fmt::format("Stage: **{}**", stage_name(r.stage.stage));
+  if (r.stage.because.empty()) {
+    *out += ".\n\n";
+    return;
+  }
+  *out += ", because:\n\n";
+  for (const auto& b : r.stage.because) {
+    *out += "- " + b.text;
+    if (!b.value.empty()) *out += " " + span(redact(b.value));
+    if (b.line) *out += fmt::format(" (line {})", b.line);
+    *out += "\n";
+  }
+  *out += "\n";
+}
+
+void ablation(const BugReport& r, std::string* out) {
+  if (r.ablation.empty()) return;
+  *out += "## Ablation: what to try next\n\n"
+          "In the order of PyTorch's guide to reporting torch.compile issues; note each "
+          "result in the report.\n\n| Try | What its result tells |\n|---|---|\n";
+  for (const auto& s : r.ablation) *out += fmt::format("| `{}` | {} |\n", s.call, s.tells);
+  *out += "\n";
+}
+
+void checklist(const BugReport& r, const Redact& redact, std::string* out) {
+  *out += r.source_kind == "torch_logs"
+              ? "## Checklist\n\nTORCH_LOGS text answers only some of these; the others need a "
+                "TORCH_TRACE log of the same run (TORCH_TRACE=/tmp/trace python ...).\n\n"
+              : "## Checklist\n\nAnswered from the trace; each answer says where it was read.\n\n";
+  for (const auto& a : r.checklist) {
+    *out += fmt::format("- **{}**: {}", a.topic, a.answer);
+    std::string from = evidence(a.evidence);
+    *out += from.empty() ? "\n" : " (" + from + ")\n";
+    for (const auto& [name, value] : a.named) *out += "  - " + name + ": " + span(redact(value)) + "\n";
+    size_t shown = 0;
+    for (const auto& v : a.values) {
+      if (++shown > 12) {
+        *out += fmt::format("  - and {} more\n", a.values.size() - 12);
+        break;
+      }
+      *out += "  - " + span(redact(v)) + "\n";
+    }
+  }
+  *out += "\n";
+}
+
+}  // namespace
+
+std::string bug_report_markdown(const BugReport& r, const Redact& redact, const std::string& summary,
+                                const std::string& note, bool bundled) {
+  std::string out = "# " + title(r, redact) + "\n\n";
+  out += fmt::format(
+      "> Drafted by tlscope {} from {}. Check every answer, add a small reproducer (inputs "
+      "with requires_grad and backward() if the run trains, the same torch.compile arguments "
+      "and config, one process where possible), then file it at "
+      "https://github.com/pytorch/pytorch/issues/new/choose.\n\n",
+      TLSCOPE_VERSION, r.source_kind == "torch_logs" ? "TORCH_LOGS text" : "a TORCH_TRACE log");
+  environment(r, redact, &out);
+  what_happened(r, redact, &out);
+  ablation(r, &out);
+  checklist(r, redact, &out);
+  out += "## The compile doctor\n\n" + fence(summary) + "\n";
+  out += "## " + std::string(bundled ? "What the bundle holds" : "Redaction") + "\n\n" + note;
+  return out;
+}
+
+}  // namespace tlscope::analysis
