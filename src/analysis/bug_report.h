@@ -76,6 +76,7 @@ std::vector<Answer> environment(const model::BugFacts& f, size_t ranks, bool tex
 struct BugReport {
   std::string source_kind;  // "torch_trace" or "torch_logs"
   size_t ranks = 1;
+  std::optional<uint32_t> rank;  // the rank of a job's folder the draft is about
   std::optional<model::FailureFact> failure;  // the first
   std::string root_cause;                     // its root exception (first line)
   size_t failures = 0;

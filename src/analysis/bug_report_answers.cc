@@ -114,7 +114,7 @@ std::vector<std::pair<std::string, std::string>> settings_for(const BugFacts& f,
   return out;
 }
 
-Answer configuration(const BugFacts& f, Stage stage, bool failed, bool text) {
+Answer configuration(const BugFacts& f, Stage stage, bool failed, size_t ranks, bool text) {
   if (f.config.empty()) return unknown("Configuration", text);
   Answer a{"Configuration", "", {}, {}, {f.config_from}, true};
   for (const auto& c : f.config_changes)
@@ -124,8 +124,10 @@ Answer configuration(const BugFacts& f, Stage stage, bool failed, bool text) {
   if (failed)
     for (auto& s : settings_for(f, stage)) a.named.push_back(std::move(s));
   a.answer = fmt::format("logged with every compile (dynamo_config, inductor_config, compiler_config); {}",
-                         changed ? fmt::format("{} differ between compiles", count_of(changed, "setting", "settings"))
-                                 : std::string("the same in every compile"));
+                         changed ? fmt::format("{} differ between compiles{}", count_of(changed, "setting", "settings"),
+                                               ranks > 1 ? " or ranks" : "")
+                                 : std::string(ranks > 1 ? "the same in every compile and on every rank"
+                                                         : "the same in every compile"));
   if (failed && a.named.size() > changed) a.answer += "; the settings that matter for this stage follow";
   return a;
 }
@@ -208,7 +210,7 @@ std::vector<Answer> checklist(const BugFacts& f, Stage stage, bool failed, size_
   return {autograd(f, text),
           dynamic_shapes(f, text),
           custom_ops(f, text),
-          configuration(f, stage, failed, text),
+          configuration(f, stage, failed, ranks, text),
           context(f, text),
           subclasses(f, text),
           compiled_autograd(f, text),

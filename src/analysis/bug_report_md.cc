@@ -80,6 +80,10 @@ void environment(const BugReport& r, const Redact& redact, std::string* out) {
 
 void what_happened(const BugReport& r, const Redact& redact, std::string* out) {
   *out += "## What happened\n\n";
+  if (r.rank)
+    *out += fmt::format("A job of {} ranks; this draft is about rank {} ({}).\n\n", r.ranks, *r.rank,
+                        r.failure ? "the first with a compiler failure"
+                                  : "none failed in the compiler: the one that recompiled most");
   if (!r.failure) {
     if (r.problem.empty()) {
       *out += r.failures > 0 ? fmt::format("No compile failed in the compiler ({} stopped at a "

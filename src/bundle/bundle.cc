@@ -6,84 +6,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
-#include "analysis/bug_report.h"
-#include "analysis/doctor.h"
-#include "analysis/summary.h"
 #include "bundle/archive.h"
-#include "io/byte_source.h"
-#include "analysis/ranks.h"
-#include "model/ingest/bug_facts.h"
-#include "model/ingest/read_log.h"
-#include "model/ingest/torch_logs_model.h"
-#include "trace/content.h"
+#include "bundle/draft.h"
 
 namespace tlscope::bundle {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The log's file name without its compression suffix.
-std::string log_name(const std::string& log) {
-  std::string name = fs::path(log).filename().string();
-  for (std::string_view ext : {".gz", ".zst"})
-    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
-      name.resize(name.size() - ext.size());
-  if (name.empty() || name == "." || name == "..") name = "trace.log";
-  return name;
-}
-
-// What the doctor says about the redacted log: summary.json as `tlscope
-// summary --json NAME` writes it, the text it prints, and the diagnosis the
-// bug report draft uses (the first rank's, for text of several ranks).
-struct Diagnosis {
-  std::string json, text;
-  analysis::DoctorReport doctor;
-  size_t ranks = 1;
-};
-
-bool diagnose(const std::string& path, bool text, const std::string& name, Diagnosis* out,
-              std::string* error) {
-  const std::string command = "tlscope summary --json " + name;
-  if (!text) {
-    ingest::IngestOptions opts;
-    opts.payload_md5 = false;
-    auto read = ingest::read_log(path, opts);
-    if (!read.ok) {
-      *error = read.error;
-      return false;
-    }
-    out->doctor = analysis::diagnose(read.model);
-    out->json = analysis::summary_json(out->doctor, name, command);
-    out->text = analysis::summary_text(out->doctor, name, false);
-    return true;
-  }
-  auto read = ingest::read_text_log(path);
-  if (!read.ok) {
-    *error = read.error;
-    return false;
-  }
-  for (auto& m : read.models) m.input_path = name;
-  if (read.models.size() == 1) {
-    out->doctor = analysis::diagnose(read.models.front());
-    out->json = analysis::summary_json(out->doctor, name, command);
-    out->text = analysis::summary_text(out->doctor, name, false);
-    return true;
-  }
-  std::vector<analysis::RankDiagnosis> ranks;
-  std::vector<analysis::RankSummary> summaries;
-  for (const auto& m : read.models) {
-    ranks.push_back(analysis::diagnose_rank(*m.rank, name, m));
-    summaries.push_back(ranks.back().summary);
-  }
-  auto multi = analysis::analyze_ranks(summaries);
-  out->json = analysis::ranks_summary_json(ranks, multi, command);
-  out->text = analysis::ranks_summary_text(ranks, multi, false);
-  out->doctor = ranks.front().doctor;
-  out->ranks = ranks.size();
-  return true;
-}
 
 // The rules of the redaction that was asked for, in words.
 nlohmann::json rules_json(const RedactOptions& redact) {
@@ -177,69 +106,6 @@ std::string readme(const BundleResult& r) {
       kBundleFolder, r.log_name);
 }
 
-// ISSUE.md's last part in a bundle: what the bundle holds and what was redacted.
-std::string bundle_note(const BundleResult& r, const RedactOptions& redact) {
-  const RedactionCounts& c = r.counts;
-  std::string what;
-  if (redact.code)
-    what += fmt::format("- code: {} code payloads ({} lines) and {} quoted source lines replaced\n",
-                        c.code_payloads, c.code_lines, c.quoted_code);
-  if (redact.paths)
-    what += fmt::format("- paths: {} paths rewritten ({} folders replaced by placeholders)\n",
-                        c.paths, r.folders);
-  if (redact.strings)
-    what += fmt::format("- string constants: {} replaced ({} distinct)\n", c.strings, r.constants);
-  if (what.empty()) what = "- nothing: the bundle was made with --redact none\n";
-  return fmt::format(
-      "`{0}/{1}` ({2} bytes, {3}), its `summary.json`, `manifest.json` (what was redacted and "
-      "how) and this draft. Redacted, by the same rules here as in the log:\n\n{4}\n"
-      "Attach the bundle to the issue if the maintainers ask for the trace; "
-      "`tlscope {0}/{1} -o report` shows it as a report.\n",
-      kBundleFolder, r.log_name, r.log_bytes, r.kind == "torch_logs" ? "TORCH_LOGS text" : "a TORCH_TRACE log",
-      what);
-}
-
-// The draft alone (`tlscope issue`): what its log texts lost.
-std::string redaction_note(const RedactOptions& redact) {
-  std::vector<std::string> what;
-  if (redact.code) what.push_back("code became `<code>`");
-  if (redact.paths) what.push_back("the folders of paths `<dir-N>`");
-  if (redact.strings) what.push_back("string constants `'<str-N>'`");
-  std::string said = what.empty() ? "Nothing in this draft was redacted (--redact none)."
-                                  : "In the texts this draft quotes from the log, ";
-  for (size_t i = 0; i < what.size(); ++i)
-    said += (i == 0 ? "" : i + 1 == what.size() ? " and " : ", ") + what[i];
-  if (!what.empty()) said += ".";
-  return said + " `tlscope bundle LOG -o bug.tar.zst` packs the log, redacted by the same rules, "
-                "with this draft.\n";
-}
-
-// Removes a file when it goes out of scope, unless released.
-struct TempFile {
-  std::string path;
-  ~TempFile() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove(path, ec);
-  }
-};
-
-// The log read through the redactor into the file at `path`.
-bool redact_to(LogRedactor& redactor, io::LineReader& lines, bool text, const std::string& path,
-               std::string* error) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
-  if (!f) {
-    *error = "cannot write " + path;
-    return false;
-  }
-  if (!(text ? redactor.run_text(lines, f.get(), error) : redactor.run(lines, f.get(), error)))
-    return false;
-  if (std::fflush(f.get()) != 0) {
-    *error = "cannot write " + path;
-    return false;
-  }
-  return true;
-}
-
 // The archive: README, manifest, summary and the redacted log, written beside
 // opts.output and renamed into place once whole.
 bool write_bundle(const BundleOptions& opts, const BundleResult& result, const std::string& command,
@@ -264,50 +130,6 @@ bool write_bundle(const BundleOptions& opts, const BundleResult& result, const s
   return true;
 }
 
-// The log redacted into the file at `path`, the facts of the original
-// gathered on the way, the redacted log diagnosed and the bug report drafted
-// from both (its log texts redacted by the same rules and placeholders).
-struct Drafted {
-  BundleResult result;
-  Diagnosis diagnosis;
-  std::string issue;
-};
-
-bool redact_and_draft(const std::string& log, const RedactOptions& redact, const std::string& path,
-                      bool for_bundle, Drafted* out, std::string* error) {
-  // By content: a trace log, TORCH_LOGS text, or neither (an error).
-  trace::Content content = trace::sniff_content(log);
-  if (content == trace::Content::kNeither) {
-    *error = trace::neither_message(log);
-    return false;
-  }
-  const bool text = content == trace::Content::kText;
-  BundleResult& r = out->result;
-  r.kind = text ? "torch_logs" : "torch_trace";
-  auto source = io::open_source(log, error);
-  if (!source) return false;
-  io::LineReader lines(std::move(source));
-  LogRedactor redactor(redact);
-  model::BugFacts facts;
-  ingest::BugFactsCollector collector(&facts);
-  redactor.also_visit(&collector);
-  if (!redact_to(redactor, lines, text, path, error)) return false;
-  collector.finish();
-  r.counts = redactor.counts();
-  r.folders = redactor.folders();
-  r.constants = redactor.constants();
-  r.log_name = log_name(log);
-  std::error_code ec;
-  r.log_bytes = fs::file_size(path, ec);
-  // The doctor reads what the bundle holds, not the original.
-  if (!diagnose(path, text, r.log_name, &out->diagnosis, error)) return false;
-  auto report = analysis::draft_bug_report(facts, out->diagnosis.doctor, out->diagnosis.ranks);
-  out->issue = analysis::bug_report_markdown(
-      report, [&](std::string_view s) { return redactor.redact_value(s); }, out->diagnosis.text,
-      for_bundle ? bundle_note(r, redact) : redaction_note(redact), for_bundle);
-  return true;
-}
-
 }  // namespace
 
 bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* error) {
@@ -319,9 +141,12 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
   // The redacted log goes beside the bundle first: its size must be known
   // before its tar header is written.
   TempFile log_tmp{opts.output + ".log.tmp"};
-  Drafted d;
-  if (!redact_and_draft(opts.log, opts.redact, log_tmp.path, true, &d, error)) return false;
+  LogRedactor redactor(opts.redact);
+  RedactedLog d;
+  if (!redact_and_diagnose(opts.log, redactor, log_tmp.path, std::nullopt, &d, error)) return false;
   *result = d.result;
+  std::string issue = draft_markdown(d.facts, d.diagnosis.doctor, d.diagnosis.ranks, redactor,
+                                     d.diagnosis.text, bundle_note(d.result, opts.redact), true);
   // The command line names the log where it lives: redacted like the log.
   std::string command;
   PathRedactor paths;
@@ -329,27 +154,7 @@ bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* e
     paths.rewrite(opts.command_line, &command);
   else
     command = opts.command_line;
-  return write_bundle(opts, *result, command, d.diagnosis.json, d.issue, log_tmp.path, error);
-}
-
-bool draft_issue(const std::string& log, const RedactOptions& redact, std::string* markdown,
-                 std::string* error) {
-  // The redacted log is only read back: a file of our own in the temporary folder.
-  std::error_code ec;
-  fs::path dir = fs::temp_directory_path(ec);
-  if (ec) dir = "/tmp";
-  std::string tmpl = (dir / "tlscope-issue-XXXXXX").string();
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) {
-    *error = "cannot create a temporary file in " + dir.string();
-    return false;
-  }
-  ::close(fd);
-  TempFile tmp{tmpl};
-  Drafted d;
-  if (!redact_and_draft(log, redact, tmp.path, false, &d, error)) return false;
-  *markdown = std::move(d.issue);
-  return true;
+  return write_bundle(opts, *result, command, d.diagnosis.json, issue, log_tmp.path, error);
 }
 
 }  // namespace tlscope::bundle

@@ -32,7 +32,8 @@ inline constexpr const char* kBundleFolder = "tlscope-bundle";
 bool make_bundle(const BundleOptions& opts, BundleResult* result, std::string* error);
 
 // `tlscope issue LOG`: the bug report draft the bundle of `log` would carry
-// (ISSUE.md), without the bundle; its log texts redacted by `redact`.
+// (ISSUE.md), without the bundle; its log texts redacted by `redact`. A
+// folder of rank logs gives one draft for the job (docs/bug_report.md).
 bool draft_issue(const std::string& log, const RedactOptions& redact, std::string* markdown,
                  std::string* error);
 

@@ -97,7 +97,9 @@ int issue_command(int argc, char** argv) {
       "tlscope issue"};
   std::string log, output;
   std::vector<std::string> redact{"all"};
-  app.add_option("log", log, "The trace log or TORCH_LOGS text (plain, .gz or .zst)")->required();
+  app.add_option("log", log,
+                 "The trace log or TORCH_LOGS text (plain, .gz or .zst), or a folder of rank logs")
+      ->required();
   app.add_option("--redact", redact, kRedactHelp)->delimiter(',');
   app.add_option("-o", output, "Write the draft into this file instead of standard output");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
@@ -105,7 +107,7 @@ int issue_command(int argc, char** argv) {
   std::string bad;
   if (!parse_redact(redact, &r, &bad))
     return error("--redact " + bad + ": use code, paths, strings, all or none", kExitUsage);
-  if (int rc = check_log_path(log, LogArg::kFile)) return rc;
+  if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   std::string markdown, err;
   if (!bundle::draft_issue(log, r, &markdown, &err)) return error(err);
   if (!r.code && !r.paths && !r.strings)

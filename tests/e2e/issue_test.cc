@@ -187,6 +187,7 @@ TEST_P(IssueDraft, EveryAnswerBackedByTheLogAndNothingRedactedSurvives) {
   }
   if (f.configs) {
     EXPECT_EQ(f.changed_settings.empty(), has(md, "; the same in every compile")) << md;
+    EXPECT_EQ(f.changed_settings.empty(), !has(md, "differ between compiles")) << md;
     // Each setting that changed is named (the draft lists at most 40).
     if (!f.changed_settings.empty() && f.changed_settings.size() <= 40) {
       for (const auto& name : f.changed_settings) EXPECT_TRUE(has(md, "  - " + name + " in ")) << name;
@@ -288,7 +289,7 @@ TEST(IssueCommand, RefusesWhatIsNoLog) {
   TempDir tmp;
   RunResult missing = run_tlscope({"issue", (tmp.path() / "nope.log").string()}, tmp.path());
   EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_EQ(missing.err, "Error: " + (tmp.path() / "nope.log").string() + ": no such file\n");
+  EXPECT_EQ(missing.err, "Error: " + (tmp.path() / "nope.log").string() + ": no such file or folder\n");
   EXPECT_TRUE(missing.out.empty());
   write_file(tmp.path() / "empty.log", "");
   RunResult empty = run_tlscope({"issue", (tmp.path() / "empty.log").string()}, tmp.path());
@@ -347,6 +348,50 @@ TEST(IssueDraftRedaction, FailureTextIsRedactedLikeTheLog) {
   for (const char* secret : {"/home/alice/secret_project", "alice_api_key"})
     EXPECT_TRUE(has(none.out, secret)) << secret;
   EXPECT_TRUE(leaks::find_leaks(log, none.out).any());
+}
+
+}  // namespace
+}  // namespace tlscope_test
+
+namespace tlscope_test {
+namespace {
+
+// `tlscope issue DIR`: one draft for a job of rank logs, about its primary
+// rank, with the ranks counted and the settings that differ between them.
+TEST(IssueDraftRanks, RecordedJobHasBothRanksAndNoLeak) {
+  TempDir tmp;
+  fs::path dir = kRecorded / "two_ranks_aborted";
+  RunResult r = run_tlscope({"issue", dir.string()}, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "| Ranks | 2 |"));
+  EXPECT_TRUE(has(r.out, "A job of 2 ranks; this draft is about rank "));
+  EXPECT_TRUE(has(r.out, "- **Distributed**: yes: 2 ranks; collectives in ")) << r.out;
+  EXPECT_TRUE(has(r.out, "the same in every compile and on every rank"));
+  for (const auto& f : list_files(dir)) {
+    leaks::Leaks l = leaks::find_leaks(load_log(dir / f), r.out);
+    EXPECT_FALSE(l.any()) << f;
+  }
+}
+
+TEST(IssueDraftRanks, SettingsThatDifferBetweenRanksAreNamed) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / "job");
+  for (int rank : {0, 1}) {
+    json metrics = {{"co_name", "forward"},
+                    {"pytorch_version", "2.11.0"},
+                    {"dynamo_config", rank == 0 ? R"({"cache_size_limit": 8, "verbose": false})"
+                                                : R"({"cache_size_limit": 16, "verbose": false})"}};
+    json env = {{"compilation_metrics", metrics}, {"frame_id", 0}, {"frame_compile_id", 0},
+                {"attempt", 0}, {"rank", rank}};
+    write_file(tmp.path() / "job" / ("dedicated_log_torch_trace_rank_" + std::to_string(rank) + ".log"),
+               "V1130 18:17:17.176000 1262 torch/_dynamo/utils.py:100] " + env.dump() + "\n");
+  }
+  RunResult r = run_tlscope({"issue", (tmp.path() / "job").string()}, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "1 setting differ between compiles or ranks")) << r.out;
+  EXPECT_TRUE(has(r.out, "  - dynamo_config.cache_size_limit in rank 0: `8`")) << r.out;
+  EXPECT_TRUE(has(r.out, "  - dynamo_config.cache_size_limit in rank 1: `16`")) << r.out;
+  EXPECT_FALSE(has(r.out, "dynamo_config.verbose"));
 }
 
 }  // namespace
