@@ -5,14 +5,17 @@
 // choose (an envelope string, a text or JSON payload, a JSON key, a stack
 // frame, the string table, a key tlscope does not know). The redactor must
 // not crash, every line it writes must be a trace record, a payload line or
-// its own note, and no marker of a kind it was asked to redact may survive.
+// its own note, and no marker of a kind it was asked to redact may survive,
+// in the redacted log or in the bug report draft of the same log.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 
+#include "bundle/bundle.h"
 #include "bundle/redact_log.h"
 #include "checks.h"
 #include "io/byte_source.h"
@@ -185,6 +188,32 @@ bool is_our_note(std::string_view line) { return line.substr(0, 16) == "[tlscope
 
 }  // namespace
 
+// The bug report draft of the same log (`tlscope issue`): it never fails on
+// a log that can be read, and quotes no planted marker of a redacted kind.
+void check_draft(const std::string& log, const tlscope::bundle::RedactOptions& opts,
+                 const tlscope::fuzz::Scratch& scratch) {
+  std::string path = (scratch.root() / "in.log").string();
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) fail("cannot write the log");
+  std::fwrite(log.data(), 1, log.size(), f);
+  std::fclose(f);
+  std::string draft, error;
+  if (!tlscope::bundle::draft_issue(path, opts, &draft, &error)) {
+    // Only input that is neither a trace nor TORCH_LOGS text is refused.
+    if (error.find("is neither a TORCH_TRACE log nor TORCH_LOGS text") == std::string::npos &&
+        error.find("is empty") == std::string::npos)
+      fail("the draft failed: " + error);
+    return;
+  }
+  for (auto [on, mark, what] : {std::tuple{opts.code, kCodeMark, "line of code"},
+                                std::tuple{opts.paths, kPathMark, "folder"}}) {
+    size_t at = draft.find(mark);
+    if (on && at != std::string::npos)
+      fail(std::string("the draft quotes a planted ") + what + ": ..." +
+           draft.substr(at - std::min<size_t>(at, 80), 160));
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   uint8_t choice = data[0];
@@ -249,5 +278,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (nl == std::string_view::npos) break;
     rest.remove_prefix(nl + 1);
   }
+  check_draft(log, opts, scratch);
   return 0;
 }

@@ -210,10 +210,12 @@ void add_rank_config_changes(const std::vector<RedactedLog>& ranks,
   const std::string base_label = fmt::format("rank {}", logs[primary].rank);
   for (size_t i = 0; i < ranks.size(); ++i) {
     if (i == primary) continue;
-    for (const auto& [config, keys] : ranks[i].facts.config) {
+    for (const auto& [config_name, keys] : ranks[i].facts.config) {
+      const std::string& config = config_name;  // named: lambdas below use it
       auto b = base.find(config);
       if (b == base.end()) continue;
-      for (const auto& [key, value] : keys) {
+      for (const auto& [key_name, value] : keys) {
+        const std::string& key = key_name;
         auto v = b->second.find(key);
         std::string was = v == b->second.end() ? "(absent)" : v->second;
         if (was == value) continue;

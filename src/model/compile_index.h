@@ -21,11 +21,12 @@ struct Output {
   std::optional<std::string> readable_url;  // kernel stack-trace companion
   std::string subgraph;                     // the record's subgraph_name (K9), "" if none
   std::string payload_md5;                  // the record's payload digest ("" without one)
-  // The MD5 of the payload without run-to-run noise (trace/noise.h), when
-  // ingest was asked for it (tlscope diff); "" otherwise.
-  std::string noise_free_md5;
+  // A digest of the payload without run-to-run noise (trace/noise.h,
+  // noise_free_digest), when ingest was asked for it (tlscope diff); ""
+  // otherwise.
+  std::string noise_free_digest;
   // The operators of a graph payload (trace/graph_ops.h), asked for with
-  // noise_free_md5; empty otherwise.
+  // noise_free_digest; empty otherwise.
   std::vector<trace::OperatorCount> operators;
   bool holds_payload = false;               // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;

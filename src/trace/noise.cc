@@ -1,6 +1,8 @@
 #include "trace/noise.h"
 
 #include <cctype>
+#include <cstdint>
+#include <functional>
 
 namespace tlscope::trace {
 namespace {
@@ -201,6 +203,14 @@ std::string without_noise(std::string_view s) {
     i = end ? end : i + 1;
   }
   out.append(s.substr(copied));
+  return out;
+}
+
+std::string noise_free_digest(std::string_view text) {
+  uint64_t h = std::hash<std::string_view>{}(without_noise(text));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) out[i] = kHex[h & 15];
   return out;
 }
 

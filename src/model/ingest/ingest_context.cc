@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "trace/md5.h"
 #include "trace/noise.h"
 
 namespace tlscope::ingest {
@@ -37,7 +36,7 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   if (rec.has_payload && b.options().noise_digests) {
-    o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
+    o.noise_free_digest = trace::noise_free_digest(rec.payload);
     if (trace::is_graph_artifact(base_name))
       o.operators = trace::graph_operators(
           rec.payload, base_name.substr(0, 20) == "inductor_output_code");
@@ -64,7 +63,7 @@ void IngestContext::add_global(const std::string& rel) {
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   if (rec.has_payload && b.options().noise_digests)
-    o.noise_free_md5 = trace::to_hex(trace::md5(trace::without_noise(rec.payload)));
+    o.noise_free_digest = trace::noise_free_digest(rec.payload);
   o.name = rel;
   o.url = rel;
   o.number = n;
