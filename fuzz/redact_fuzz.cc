@@ -210,7 +210,7 @@ void check_draft(const std::string& log, const tlscope::bundle::RedactOptions& o
     size_t at = draft.find(mark);
     if (on && at != std::string::npos)
       fail(std::string("the draft quotes a planted ") + what + ": ..." +
-           draft.substr(at - std::min<size_t>(at, 80), 160));
+           draft.substr(at - std::min<size_t>(at, 200), 300));
   }
 }
 

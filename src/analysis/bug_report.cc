@@ -209,7 +209,6 @@ BugReport draft_bug_report(const model::BugFacts& f, const DoctorReport& d, size
     }
   bool dynamic = f.symbols.count + f.unbacked_symbols.count > 0;
   if (r.failure) {
-    r.root_cause = root_exception(r.failure->reason);
     r.stage = failure_stage(*r.failure);
     r.ablation = ablation_for(r.stage.stage, dynamic);
   } else {

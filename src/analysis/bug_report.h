@@ -78,7 +78,6 @@ struct BugReport {
   size_t ranks = 1;
   std::optional<uint32_t> rank;  // the rank of a job's folder the draft is about
   std::optional<model::FailureFact> failure;  // the first
-  std::string root_cause;                     // its root exception (first line)
   size_t failures = 0;
   StageFinding stage;
   std::vector<AblationStep> ablation;

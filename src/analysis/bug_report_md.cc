@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "analysis/bug_report.h"
+#include "analysis/classify.h"
 
 namespace tlscope::analysis {
 namespace {
@@ -55,13 +56,21 @@ std::string evidence(const std::vector<model::Evidence>& ev) {
   return out;
 }
 
+// The failure's root exception, found in its redacted text: what is derived
+// from log text is derived after redaction (a line joined to the next one
+// could otherwise hide a line of code from the rules).
+std::string root_cause(const model::FailureFact& f, const Redact& redact) {
+  std::string root = root_exception(redact(f.reason));
+  return root.empty() ? f.fail_type : root;
+}
+
 std::string title(const BugReport& r, const Redact& redact) {
   if (r.failure) {
-    std::string root = r.root_cause.empty() ? r.failure->fail_type : r.root_cause;
+    std::string root = root_cause(*r.failure, redact);
     std::string stage = stage_name(r.stage.stage);
     stage = stage.substr(0, stage.find(" ("));
     return fmt::format("torch.compile: {} in {}: {}", r.failure->fail_type, stage,
-                       redact(root).substr(0, 160));
+                       root.substr(0, 160));
   }
   if (!r.problem.empty())
     return fmt::format("torch.compile: {} {}", r.problem.what, redact(r.problem.subject).substr(0, 160));
@@ -109,7 +118,7 @@ void what_happened(const BugReport& r, const Redact& redact, std::string* out) {
   *out += fmt::format("{} failed with `{}`{}:\n\n",
                       f.compile_id.empty() ? std::string("A compile") : "Compile `" + f.compile_id + "`",
                       f.fail_type, r.failures > 1 ? fmt::format(" (the first of {} failures)", r.failures) : "");
-  *out += fence(redact(r.root_cause.empty() ? f.reason : r.root_cause)) + "\n";
+  *out += fence(root_cause(f, redact)) + "\n";
   *out += fmt::format("Stage: **{}**", stage_name(r.stage.stage));
   if (r.stage.because.empty()) {
     *out += ".\n\n";

@@ -350,6 +350,24 @@ TEST(IssueDraftRedaction, FailureTextIsRedactedLikeTheLog) {
   EXPECT_TRUE(leaks::find_leaks(log, none.out).any());
 }
 
+// A message without an exception line: its first line, ending in ':', is
+// joined to the next to make the root cause. The join comes after
+// redaction, so that the code line is still seen as one (a fuzz finding,
+// tests/data/fuzz/redact/).
+TEST(IssueDraftRedaction, RootCauseIsFoundAfterRedaction) {
+  TempDir tmp;
+  json metrics = {{"co_name", "forward"},
+                  {"fail_type", "RuntimeError"},
+                  {"fail_reason", "failed to compile the graph:\n    out = secret_fn(x) + 1\nsee the messages above for details"}};
+  json env = {{"compilation_metrics", metrics}, {"frame_id", 0}, {"frame_compile_id", 0}, {"attempt", 0}};
+  write_file(tmp.path() / "t.log", "V1130 18:17:17.176000 1262 torch/_dynamo/utils.py:100] " + env.dump() + "\n");
+  RunResult r = run_tlscope({"issue", (tmp.path() / "t.log").string()}, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(has(r.out, "secret_fn")) << r.out;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "# torch.compile: RuntimeError in unknown: failed to compile the graph: <code>");
+}
+
 }  // namespace
 }  // namespace tlscope_test
 
