@@ -13,15 +13,38 @@ namespace {
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool has(std::string_view s, std::string_view part) { return s.find(part) != s.npos; }
 
-// Where the innermost torch frame of the traceback is.
+// The stage a file of the torch package belongs to (kUnknown: a file of
+// no stage, such as torch/_ops.py or torch/fx/).
 Stage stage_of_file(std::string_view file) {
   if (starts_with(file, "torch/_inductor/codegen/") || starts_with(file, "torch/_inductor/runtime/") ||
-      has(file, "async_compile") || has(file, "codecache") || has(file, "triton"))
+      (starts_with(file, "torch/_inductor/") &&
+       (has(file, "async_compile") || has(file, "codecache") || has(file, "triton") ||
+        has(file, "cpp_builder"))))
     return Stage::kCodegen;
+  if (starts_with(file, "torch/_inductor/decomposition") || starts_with(file, "torch/_decomp/") ||
+      starts_with(file, "torch/_refs/") || starts_with(file, "torch/_prims/") ||
+      starts_with(file, "torch/_functorch/partitioners"))
+    return Stage::kDecompositions;
   if (starts_with(file, "torch/_inductor/")) return Stage::kInductor;
-  if (starts_with(file, "torch/_functorch/") || starts_with(file, "torch/_decomp/") ||
-      starts_with(file, "torch/_refs/") || starts_with(file, "torch/_prims/"))
-    return Stage::kAotAutograd;
+  if (starts_with(file, "torch/_functorch/")) return Stage::kAotAutograd;
+  if (starts_with(file, "torch/_dynamo/")) return Stage::kDynamo;
+  return Stage::kUnknown;
+}
+
+// The innermost frame of the traceback that belongs to a stage.
+std::pair<Stage, std::string> stage_of_traceback(const std::vector<std::string>& files) {
+  for (auto it = files.rbegin(); it != files.rend(); ++it)
+    if (Stage s = stage_of_file(*it); s != Stage::kUnknown) return {s, *it};
+  return {Stage::kUnknown, ""};
+}
+
+// The exception a message is about (its root: "CompilationError" of
+// "InductorError: CompilationError: ..."), by its name.
+Stage stage_of_exception(std::string_view name) {
+  if (has(name, "LoweringException")) return Stage::kInductor;
+  if (has(name, "CompilationError") || has(name, "CppCompileError") ||
+      has(name, "NoValidChoicesError") || has(name, "Triton"))
+    return Stage::kCodegen;
   return Stage::kUnknown;
 }
 
@@ -32,10 +55,11 @@ Stage stage_of_backend(std::string_view backend) {
   return Stage::kCustomBackend;
 }
 
-// The deepest phase begun: a compile runs Dynamo, then AOTAutograd, then
-// Inductor's lowering, then its code generation.
+// The last phase begun that tells a stage: a compile runs Dynamo, then
+// AOTAutograd, then Inductor's lowering, then its code generation (a
+// backward pass may begin after a forward pass finished its code).
 Stage stage_of_phases(const std::vector<std::string>& phases, std::string* which) {
-  Stage deepest = Stage::kUnknown;
+  Stage last = Stage::kUnknown;
   for (const auto& p : phases) {
     Stage s = Stage::kUnknown;
     if (p == "code_gen" || has(p, "compile_to_module") || has(p, "async_compile") ||
@@ -47,12 +71,12 @@ Stage stage_of_phases(const std::vector<std::string>& phases, std::string* which
       s = Stage::kAotAutograd;
     else if (p == "dynamo" || p == "entire_frame_compile" || p == "bytecode_tracing")
       s = Stage::kDynamo;
-    if (s != Stage::kUnknown && static_cast<int>(s) >= static_cast<int>(deepest)) {
-      deepest = s;
+    if (s != Stage::kUnknown || p == "backend_compile") {
+      last = s;
       *which = p;
     }
   }
-  return deepest;
+  return last;
 }
 
 // "backend='inductor' raised:" -> "inductor".
@@ -86,6 +110,8 @@ const char* stage_name(Stage s) {
     case Stage::kAotAutograd: return "AOTAutograd (functionalization, autograd, partitioning)";
     case Stage::kInductor: return "Inductor (lowering the graph)";
     case Stage::kCodegen: return "Inductor code generation (compiling kernels)";
+    case Stage::kDecompositions:
+      return "Inductor's decompositions or the partitioner (run by aot_eager_decomp_partition)";
     case Stage::kCustomBackend: return "the backend passed to torch.compile";
     case Stage::kUnknown: break;
   }
@@ -97,30 +123,45 @@ bool pytorch_backend(std::string_view b) {
          b == "cudagraphs" || b == "tvm" || b == "openxla" || b == "onnxrt";
 }
 
+// The root exception's name: "CompilationError" of "InductorError:
+// CompilationError: at 12:4: ...", "" when the message names none.
+std::string root_name(std::string_view reason) {
+  std::string root = root_exception(reason);
+  size_t colon = root.find(':');
+  std::string name = root.substr(0, colon == std::string::npos ? 0 : colon);
+  if (size_t dot = name.rfind('.'); dot != std::string::npos) name = name.substr(dot + 1);
+  return name.find(' ') == std::string::npos ? name : std::string();
+}
+
 StageFinding failure_stage(const model::FailureFact& f) {
   StageFinding out;
   uint64_t line = f.from.line;
   if (!f.fail_type.empty()) out.because.push_back({"the exception is", f.fail_type, line});
+  std::string root = root_name(f.reason);
+  if (!root.empty() && root != f.fail_type)
+    out.because.push_back({"the exception it reports is", root, line});
   std::string backend = backend_named(f.reason);
   if (pytorch_backend(backend))
     out.because.push_back({"its message names PyTorch's backend \"" + backend + "\"", "", line});
   else if (!backend.empty())
     out.because.push_back({"its message names a backend that is not PyTorch's:", "'" + backend + "'", line});
-  if (!f.innermost_torch_file.empty())
-    out.because.push_back(
-        {"the innermost PyTorch frame of its traceback is in", f.innermost_torch_file, line});
+  auto [by_file, file] = stage_of_traceback(f.torch_files);
+  if (!file.empty())
+    out.because.push_back({"the innermost frame of its traceback in a compiler stage is in", file, line});
   std::string phase;
   Stage by_phase = stage_of_phases(f.phases, &phase);
-  if (!phase.empty()) out.because.push_back({"the deepest compiler phase it began is", phase, 0});
+  if (!phase.empty()) out.because.push_back({"the last compiler phase it began is", phase, 0});
   std::string_view type = f.fail_type;
+  Stage by_name = stage_of_exception(root);
+  if (by_name == Stage::kUnknown) by_name = stage_of_exception(type);
   if (dynamo_exception(type) && !has(type, "BackendCompilerFailed")) {
     out.stage = Stage::kDynamo;
-  } else if (Stage s = stage_of_file(f.innermost_torch_file); s != Stage::kUnknown) {
-    out.stage = s;
-  } else if (has(type, "Lowering") || has(type, "InductorError")) {
+  } else if (by_file != Stage::kUnknown && by_file != Stage::kDynamo) {
+    out.stage = by_file;
+  } else if (by_name != Stage::kUnknown) {
+    out.stage = by_name;
+  } else if (has(type, "InductorError")) {
     out.stage = Stage::kInductor;
-  } else if (has(type, "CompilationError") || has(type, "Triton")) {
-    out.stage = Stage::kCodegen;
   } else if (!backend.empty()) {
     out.stage = stage_of_backend(backend);
   } else {
@@ -144,6 +185,13 @@ std::vector<AblationStep> ablation_for(Stage stage, bool dynamic) {
     case Stage::kAotAutograd:
       steps.push_back({eager, "should work; if it fails too, the bug is in Dynamo"});
       steps.push_back({aot, "expected to fail: the bug is in AOTAutograd; report it with this backend"});
+      break;
+    case Stage::kDecompositions:
+      steps.push_back({eager, "should work; if it fails too, the bug is in Dynamo"});
+      steps.push_back({aot, "should work: plain AOTAutograd runs neither Inductor's "
+                            "decompositions nor its partitioner"});
+      steps.push_back({decomp, "expected to fail: the bug is in a decomposition or the "
+                               "partitioner; report it with this backend"});
       break;
     case Stage::kInductor:
     case Stage::kCodegen:
@@ -220,8 +268,14 @@ BugReport draft_bug_report(const model::BugFacts& f, const DoctorReport& d, size
 }
 
 Problem worst_problem(const DoctorReport& d) {
-  for (const auto& fr : d.frames) {
-    if (fr.recompiles == 0) continue;
+  // A frame that reached its recompile limit first, then the most recompiled.
+  std::vector<const FrameReport*> frames;
+  for (const auto& fr : d.frames)
+    if (fr.recompile_limit_hit) frames.push_back(&fr);
+  for (const auto& fr : d.frames)
+    if (!fr.recompile_limit_hit && fr.recompiles > 0) frames.push_back(&fr);
+  for (const FrameReport* frame : frames) {
+    const FrameReport& fr = *frame;
     Problem p{fmt::format("{} of", count_of(fr.recompiles, "recompile", "recompiles")),
               fr.name.empty() ? fmt::format("frame {}", fr.frame_id) : fr.name,
               fr.recompile_limit_hit ? "the frame reached its recompile limit" : "", "", ""};

@@ -16,7 +16,15 @@
 namespace tlscope::analysis {
 
 // The compiler stage a failure came from, in the order a compile runs them.
-enum class Stage { kUnknown, kDynamo, kAotAutograd, kInductor, kCodegen, kCustomBackend };
+enum class Stage {
+  kUnknown,
+  kDynamo,
+  kAotAutograd,
+  kDecompositions,  // Inductor's decompositions and the min-cut partitioner
+  kInductor,
+  kCodegen,
+  kCustomBackend
+};
 const char* stage_name(Stage s);
 
 // A sentence of ours about a text from the log: `value` is redacted when
@@ -31,8 +39,10 @@ struct StageFinding {
   std::vector<Said> because;  // the facts the stage was told from
 };
 
-// Where a failure happened, from its exception type, the backend its message
-// names, the innermost torch file of its traceback and the phases it began.
+// Where a failure happened, from (in this order of trust) Dynamo's own
+// exception types, the innermost frame of its traceback in a stage's files,
+// the name of the exception its message reports, the backend it names and
+// the last phase it began (docs/bug_report.md).
 StageFinding failure_stage(const model::FailureFact& f);
 
 // One backend (or setting) of the ablation and what its result tells.
@@ -45,6 +55,12 @@ struct AblationStep {
 // the run had dynamic shapes.
 std::vector<AblationStep> ablation_for(Stage stage, bool dynamic);
 
+// A setting as the log names it (`key`, `value` and `where`, the compile id
+// or rank it had that value in, from the log; `config` ours).
+struct Setting {
+  std::string config, key, where, value;
+};
+
 // One question of the checklist, answered. `known` false: "not in the trace".
 // `values` are texts from the log (names, sources); `named` pairs a name of
 // ours (a setting's) with a value from the log. Log texts are redacted when
@@ -55,6 +71,7 @@ struct Answer {
   std::vector<std::pair<std::string, std::string>> named;
   std::vector<model::Evidence> evidence;
   bool known = true;
+  std::vector<Setting> settings = {};
 };
 
 // The worst problem the doctor found when nothing failed: `what` is ours

@@ -44,10 +44,12 @@ Answer dynamic_shapes(const BugFacts& f, bool text) {
   Answer a{"Dynamic shapes", "", f.symbol_names, {}, {}, true};
   uint64_t n = f.symbols.count + f.unbacked_symbols.count;
   if (n > 0) {
-    a.answer = fmt::format("yes: {} created", count_of(f.symbols.count, "symbol", "symbols"));
+    std::vector<std::string> kinds;
+    if (f.symbols.count) kinds.push_back(count_of(f.symbols.count, "symbol", "symbols"));
     if (f.unbacked_symbols.count)
-      a.answer += fmt::format(", {} (data-dependent)",
-                              count_of(f.unbacked_symbols.count, "unbacked symbol", "unbacked symbols"));
+      kinds.push_back(count_of(f.unbacked_symbols.count, "unbacked (data-dependent) symbol",
+                               "unbacked (data-dependent) symbols"));
+    a.answer = "yes: " + kinds.front() + (kinds.size() > 1 ? " and " + kinds.back() : "") + " created";
   } else {
     a.answer = "no: no symbol was created, every shape was static";
   }
@@ -78,7 +80,7 @@ Answer custom_ops(const BugFacts& f, bool text) {
 }
 
 // The settings that matter for a failure in `stage`, as logged.
-std::vector<std::pair<std::string, std::string>> settings_for(const BugFacts& f, Stage stage) {
+std::vector<Setting> settings_for(const BugFacts& f, Stage stage) {
   static const std::vector<std::pair<const char*, const char*>> kDynamo = {
       {"dynamo_config", "capture_scalar_outputs"},
       {"dynamo_config", "capture_dynamic_output_shape_ops"},
@@ -99,13 +101,13 @@ std::vector<std::pair<std::string, std::string>> settings_for(const BugFacts& f,
       {"inductor_config", "fallback_random"},
       {"inductor_config", "fx_graph_cache"},
       {"inductor_config", "force_disable_caches"}};
-  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<Setting> out;
   auto add = [&](const auto& keys) {
     for (const auto& [config, key] : keys) {
       auto c = f.config.find(config);
       if (c == f.config.end()) continue;
       if (auto v = c->second.find(key); v != c->second.end())
-        out.emplace_back(fmt::format("{}.{}", config, key), v->second);
+        out.push_back({config, key, "", v->second});
     }
   };
   add(kDynamo);
@@ -119,16 +121,16 @@ Answer configuration(const BugFacts& f, Stage stage, bool failed, size_t ranks, 
   Answer a{"Configuration", "", {}, {}, {f.config_from}, true};
   for (const auto& c : f.config_changes)
     for (const auto& [id, value] : c.values)
-      a.named.emplace_back(fmt::format("{}.{} in {}", c.config, c.key, id.empty() ? "-" : id), value);
+      a.settings.push_back({c.config, c.key, id.empty() ? std::string("-") : id, value});
   size_t changed = f.config_changes.size();
   if (failed)
-    for (auto& s : settings_for(f, stage)) a.named.push_back(std::move(s));
+    for (auto& s : settings_for(f, stage)) a.settings.push_back(std::move(s));
   a.answer = fmt::format("logged with every compile (dynamo_config, inductor_config, compiler_config); {}",
-                         changed ? fmt::format("{} differ between compiles{}", count_of(changed, "setting", "settings"),
+                         changed ? fmt::format("{} between compiles{}", count_of(changed, "setting differs", "settings differ"),
                                                ranks > 1 ? " or ranks" : "")
                                  : std::string(ranks > 1 ? "the same in every compile and on every rank"
                                                          : "the same in every compile"));
-  if (failed && a.named.size() > changed) a.answer += "; the settings that matter for this stage follow";
+  if (failed && a.settings.size() > changed) a.answer += "; the settings that matter for this stage follow";
   return a;
 }
 
@@ -143,16 +145,16 @@ Answer context(const BugFacts& f, bool text) {
   fact(f.autocast, "autocast");
   fact(f.deterministic, "deterministic algorithms");
   fact(f.torch_function_mode, "torch function");
-  auto seen = [&](const model::Seen& s, const char* what) {
-    if (!s.count) return;
-    a.named.emplace_back(what, count_of(s.count, "graph", "graphs"));
+  auto seen = [&](const model::SeenIn& s, const char* what) {
+    if (!s.count()) return;
+    a.named.emplace_back(what, fmt::format("in the graphs of {}", count_of(s.count(), "compile", "compiles")));
     a.evidence.push_back(s.first);
   };
   seen(f.set_grad_enabled_in_graph, "grad mode switched (set_grad_enabled)");
   seen(f.autocast_in_graph, "autocast");
   seen(f.checkpoint_in_graph, "activation checkpointing");
   if (a.named.empty()) return unknown(a.topic, text);
-  a.answer = "as the guards on global state and the graphs record them (compile ids in brackets)";
+  a.answer = "as the guards on global state and the graphs record them (compile ids in parentheses)";
   return a;
 }
 
@@ -197,8 +199,9 @@ Answer distributed(const BugFacts& f, size_t ranks, bool text) {
     a.answer = fmt::format("yes: the log of rank {} (each rank writes its own)", *f.ranks.begin());
   else
     a.answer = "a single process: no record names a rank";
-  if (f.collectives.count) {
-    a.answer += fmt::format("; collectives in {}", count_of(f.collectives.count, "graph", "graphs"));
+  if (f.collectives.count()) {
+    a.answer += fmt::format("; collectives in the graphs of {}",
+                            count_of(f.collectives.count(), "compile", "compiles"));
     a.evidence.push_back(f.collectives.first);
   }
   return a;

@@ -22,13 +22,19 @@ size_t longest_run(std::string_view s, char c) {
   return best;
 }
 
-// One line of log text as a code span that survives a table cell.
-std::string span(std::string_view text) {
-  std::string s(text.substr(0, text.find('\n')));
-  if (s.size() > 300) s = s.substr(0, 297) + "...";
+// At most `n` bytes of `s`, not cutting a UTF-8 character.
+std::string cut(std::string_view s, size_t n) {
+  if (s.size() <= n) return std::string(s);
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n)) + "...";
+}
+
+// One line of log text as a code span; in a table cell `|` is escaped.
+std::string span(std::string_view text, bool cell_of_table = false) {
+  std::string s = cut(text.substr(0, text.find('\n')), 300);
   std::string cell;
   for (char c : s) {
-    if (c == '|') cell += "\\|";
+    if (c == '|' && cell_of_table) cell += "\\|";
     else if (c == '\r' || c == '\t') cell += ' ';
     else cell += c;
   }
@@ -45,11 +51,13 @@ std::string fence(std::string_view text) {
   return fmt::format("{0}text\n{1}\n{0}\n", ticks, body);
 }
 
-std::string evidence(const std::vector<model::Evidence>& ev) {
+// Where answers were read: each record's kind (it may name a compile id or
+// an operator of the log: redacted) and line.
+std::string evidence(const std::vector<model::Evidence>& ev, const Redact& redact, bool table = false) {
   std::string out;
   for (const auto& e : ev) {
     if (!e) continue;
-    std::string one = fmt::format("`{}`, line {}", e.what, e.line);
+    std::string one = fmt::format("{}, line {}", span(redact(e.what), table), e.line);
     if (out.find(one) != std::string::npos) continue;
     out += (out.empty() ? "" : "; ") + one;
   }
@@ -64,24 +72,33 @@ std::string root_cause(const model::FailureFact& f, const Redact& redact) {
   return root.empty() ? f.fail_type : root;
 }
 
+// One line: a title is a heading.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
 std::string title(const BugReport& r, const Redact& redact) {
   if (r.failure) {
     std::string root = root_cause(*r.failure, redact);
+    std::string type = redact(r.failure->fail_type);
+    if (r.stage.stage == Stage::kUnknown)
+      return one_line(fmt::format("torch.compile: {}: {}", cut(type, 80), cut(root, 160)));
     std::string stage = stage_name(r.stage.stage);
     stage = stage.substr(0, stage.find(" ("));
-    return fmt::format("torch.compile: {} in {}: {}", r.failure->fail_type, stage,
-                       root.substr(0, 160));
+    return one_line(fmt::format("torch.compile: {} in {}: {}", cut(type, 80), stage, cut(root, 160)));
   }
   if (!r.problem.empty())
-    return fmt::format("torch.compile: {} {}", r.problem.what, redact(r.problem.subject).substr(0, 160));
+    return one_line(fmt::format("torch.compile: {} {}", r.problem.what, cut(redact(r.problem.subject), 160)));
   return "torch.compile: no failure, recompile or graph break in this trace";
 }
 
 void environment(const BugReport& r, const Redact& redact, std::string* out) {
   *out += "## Environment\n\n| | |\n|---|---|\n";
   for (const auto& a : r.environment) {
-    std::string value = a.values.empty() ? a.answer : span(redact(a.values.front()));
-    std::string from = evidence(a.evidence);
+    std::string value = a.values.empty() ? a.answer : span(redact(a.values.front()), true);
+    std::string from = evidence(a.evidence, redact, true);
     *out += fmt::format("| {} | {}{} |\n", a.topic, value, from.empty() ? "" : " (" + from + ")");
   }
   *out += "\n";
@@ -90,7 +107,9 @@ void environment(const BugReport& r, const Redact& redact, std::string* out) {
 void what_happened(const BugReport& r, const Redact& redact, std::string* out) {
   *out += "## What happened\n\n";
   if (r.rank)
-    *out += fmt::format("A job of {} ranks; this draft is about rank {} ({}).\n\n", r.ranks, *r.rank,
+    *out += fmt::format("A job of {} ranks; this draft is about rank {} ({}); the lines it cites "
+                        "are of that rank's log.\n\n",
+                        r.ranks, *r.rank,
                         r.failure ? "the first with a compiler failure"
                                   : "none failed in the compiler: the one that recompiled most");
   if (!r.failure) {
@@ -115,9 +134,10 @@ void what_happened(const BugReport& r, const Redact& redact, std::string* out) {
     return;
   }
   const auto& f = *r.failure;
-  *out += fmt::format("{} failed with `{}`{}:\n\n",
-                      f.compile_id.empty() ? std::string("A compile") : "Compile `" + f.compile_id + "`",
-                      f.fail_type, r.failures > 1 ? fmt::format(" (the first of {} failures)", r.failures) : "");
+  *out += fmt::format("{} failed with {}{}:\n\n",
+                      f.compile_id.empty() ? std::string("A compile") : "Compile " + span(f.compile_id),
+                      span(redact(f.fail_type)),
+                      r.failures > 1 ? fmt::format(" (the first of {} failures)", r.failures) : "");
   *out += fence(root_cause(f, redact)) + "\n";
   *out += fmt::format("Stage: **{}**", stage_name(r.stage.stage));
   if (r.stage.because.empty()) {
@@ -150,9 +170,12 @@ void checklist(const BugReport& r, const Redact& redact, std::string* out) {
               : "## Checklist\n\nAnswered from the trace; each answer says where it was read.\n\n";
   for (const auto& a : r.checklist) {
     *out += fmt::format("- **{}**: {}", a.topic, a.answer);
-    std::string from = evidence(a.evidence);
+    std::string from = evidence(a.evidence, redact);
     *out += from.empty() ? "\n" : " (" + from + ")\n";
     for (const auto& [name, value] : a.named) *out += "  - " + name + ": " + span(redact(value)) + "\n";
+    for (const auto& st : a.settings)
+      *out += fmt::format("  - {}.{}{}: {}\n", st.config, span(redact(st.key)),
+                          st.where.empty() ? "" : " in " + span(redact(st.where)), span(redact(st.value)));
     size_t shown = 0;
     for (const auto& v : a.values) {
       if (++shown > 12) {

@@ -31,6 +31,17 @@ struct Seen {
   }
 };
 
+// Compiles in which something was seen (each counted once), with the first place.
+struct SeenIn {
+  std::set<std::string> compiles;  // compile ids ("" outside any)
+  Evidence first;
+  size_t count() const { return compiles.size(); }
+  void add(const std::string& id, uint64_t line, std::string what) {
+    if (compiles.empty()) first = {line, std::move(what)};
+    if (compiles.size() < 100000) compiles.insert(id);
+  }
+};
+
 // A value the log records, with where.
 struct Fact {
   std::string value;
@@ -40,9 +51,9 @@ struct Fact {
 struct FailureFact {
   std::string compile_id;  // "0/0", "" outside any frame
   std::string fail_type, reason;
-  // The innermost frame of the exception's traceback inside torch
-  // ("torch/_inductor/codegen/triton.py"), "" when none is logged.
-  std::string innermost_torch_file;
+  // The frames of the exception's traceback inside the torch package, from
+  // "torch/" on ("torch/_inductor/codegen/triton.py"), outermost first.
+  std::vector<std::string> torch_files;
   // The compiler phases begun in this compile (chromium B events), in order.
   std::vector<std::string> phases;
   Evidence from;
@@ -80,13 +91,13 @@ struct BugFacts {
   std::vector<ConfigChange> config_changes;
   // Context managers and global state (the GLOBAL_STATE guard, graph calls).
   Fact grad_mode, autocast, deterministic, torch_function_mode;
-  Seen set_grad_enabled_in_graph, autocast_in_graph, checkpoint_in_graph;
+  SeenIn set_grad_enabled_in_graph, autocast_in_graph, checkpoint_in_graph;
   // Tensor subclasses and other kinds of tensor.
   std::map<std::string, Seen> tensor_kinds;  // "is_traceable_wrapper_subclass" -> count
   // Compiled autograd.
   Seen compiled_autograd;  // records with a compiled_autograd_id, or its graphs
   // Distributed.
-  Seen collectives;  // graph calls of _c10d_functional / c10d operators
+  SeenIn collectives;  // compiles whose graphs call _c10d_functional / c10d operators
 
   std::vector<FailureFact> failures;
 };

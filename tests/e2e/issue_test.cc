@@ -25,6 +25,7 @@ struct LogFacts {
   int backward_graphs = 0, symbols = 0, compiled_autograd = 0, ranked = 0, tensors = 0;
   int subclass_tensors = 0, metrics = 0, guard_dumps = 0;
   int custom_ops = 0;            // listed by the metrics, or called as torch.ops.NS in a graph
+  std::set<std::string> collective_compiles;  // compile ids whose graph payloads call _c10d_functional
   std::string first_grad_mode;   // of the first GLOBAL_STATE guard: "true" / "false"
   std::vector<std::string> fail_types;  // of the failures that are no recompile limit
   int failures = 0, limit_hits = 0;
@@ -76,11 +77,24 @@ void count_payload_line(const std::string& line, LogFacts* f) {
   }
 }
 
+// "0/1" of an envelope (no compiled autograd id or attempt: enough to tell
+// compiles apart here), "" outside any frame.
+std::string compile_of(const json& env) {
+  if (!env.contains("frame_id") || !env["frame_id"].is_number()) return "";
+  std::string id = env["frame_id"].dump() + "/" + env.value("frame_compile_id", json(0)).dump();
+  if (env.contains("compiled_autograd_id") && env["compiled_autograd_id"].is_number())
+    id = "!" + env["compiled_autograd_id"].dump() + "/" + id;
+  return id;
+}
+
 LogFacts count_facts(const std::string& log) {
   LogFacts f;
   bool hardware = false;
+  std::string compile;  // of the record whose payload lines follow
   for (const auto& line : split_lines(log)) {
     count_payload_line(line, &f);
+    if (line.rfind("\t", 0) == 0 && line.find("torch.ops._c10d_functional.") != std::string::npos)
+      f.collective_compiles.insert(compile);
     // "# GPU Hardware Info: " then "# NVIDIA H200 : 1" in output code.
     if (hardware && f.gpu.empty() && line.rfind("\t# ", 0) == 0)
       f.gpu = line.substr(3, line.rfind(" : ") - 3);
@@ -90,6 +104,7 @@ LogFacts count_facts(const std::string& log) {
       continue;
     json env = json::parse(line.substr(at + 2), nullptr, false);
     if (!env.is_object()) continue;
+    compile = compile_of(env);
     if (env.contains("aot_backward_graph")) ++f.backward_graphs;
     if (env.contains("create_symbol") || env.contains("create_unbacked_symbol")) ++f.symbols;
     if (env.contains("compiled_autograd_id") && !env["compiled_autograd_id"].is_null())
@@ -139,6 +154,28 @@ class IssueDraft : public ::testing::TestWithParam<RealLog> {
   TempDir tmp_;
 };
 
+// The draft's Markdown holds together whatever the log held: one heading of
+// level 1 (its first line), and every row of the environment table two
+// cells (a '|' from the log is escaped).
+void expect_markdown_shape(const std::string& md) {
+  int h1 = 0, fenced = 0;
+  bool in_table = false;
+  for (const auto& line : split_lines(md)) {
+    if (line.rfind("```", 0) == 0) fenced ^= 1;
+    if (fenced) continue;
+    if (line.rfind("# ", 0) == 0) ++h1;
+    if (line == "| | |") in_table = true;
+    if (in_table && line.empty()) in_table = false;
+    if (!in_table) continue;
+    int bars = 0;
+    for (size_t i = 0; i < line.size(); ++i)
+      if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++bars;
+    EXPECT_EQ(bars, 3) << line;
+  }
+  EXPECT_EQ(h1, 1) << md.substr(0, 400);
+  EXPECT_EQ(fenced, 0);
+}
+
 TEST_P(IssueDraft, EveryAnswerBackedByTheLogAndNothingRedactedSurvives) {
   const RealLog& log = GetParam();
   RunResult r = run_tlscope({"issue", log.path.string()}, tmp_.path());
@@ -153,6 +190,12 @@ TEST_P(IssueDraft, EveryAnswerBackedByTheLogAndNothingRedactedSurvives) {
   for (const char* part : {"## Environment", "## What happened", "## Checklist", "## The compile doctor"})
     EXPECT_TRUE(has(md, part)) << part;
   EXPECT_FALSE(has(md, "## What the bundle holds"));
+  expect_markdown_shape(md);
+  // TORCH_LOGS text is said to be text, and what it cannot answer is said too.
+  if (log.path.parent_path().filename() == "torch_logs") {
+    EXPECT_TRUE(has(md, "Drafted by tlscope") && has(md, "from TORCH_LOGS text.")) << md.substr(0, 300);
+    EXPECT_TRUE(has(md, "- **Autograd**: not in TORCH_LOGS text: run with TORCH_TRACE to answer it"));
+  }
   EXPECT_TRUE(has(md, "\n## Redaction\n\nIn the texts this draft quotes from the log, code became `<code>`, "
                       "the folders of paths `<dir-N>` and string constants `'<str-N>'`."));
 
@@ -166,15 +209,17 @@ TEST_P(IssueDraft, EveryAnswerBackedByTheLogAndNothingRedactedSurvives) {
     // TORCH_LOGS text, or a trace without these records: said, not guessed.
     EXPECT_TRUE(has(md, "- **Autograd**: not in ")) << md;
     EXPECT_TRUE(has(md, "- **Tensor subclasses**: not in ")) << md;
-    if (has(md, "from TORCH_LOGS text")) {
-      EXPECT_TRUE(has(md, "run with TORCH_TRACE to answer it"));
-    }
     return;
   }
   EXPECT_EQ(f.backward_graphs > 0, has(md, "- **Autograd**: yes")) << md;
   EXPECT_EQ(f.symbols > 0, has(md, "- **Dynamic shapes**: yes")) << md;
   EXPECT_EQ(f.compiled_autograd > 0, has(md, "- **Compiled autograd**: yes")) << md;
   EXPECT_EQ(f.ranked > 0, has(md, "- **Distributed**: yes")) << md;
+  if (!f.collective_compiles.empty()) {
+    EXPECT_TRUE(has(md, "collectives in the graphs of " +
+                            std::to_string(f.collective_compiles.size()) + " compile"))
+        << md;
+  }
   // In a table cell, '|' is escaped.
   auto cell = [](std::string s) {
     for (size_t at = s.find('|'); at != std::string::npos; at = s.find('|', at + 2)) s.insert(at, "\\");
@@ -187,10 +232,13 @@ TEST_P(IssueDraft, EveryAnswerBackedByTheLogAndNothingRedactedSurvives) {
   }
   if (f.configs) {
     EXPECT_EQ(f.changed_settings.empty(), has(md, "; the same in every compile")) << md;
-    EXPECT_EQ(f.changed_settings.empty(), !has(md, "differ between compiles")) << md;
+    EXPECT_EQ(f.changed_settings.empty(), !has(md, " between compiles")) << md;
     // Each setting that changed is named (the draft lists at most 40).
     if (!f.changed_settings.empty() && f.changed_settings.size() <= 40) {
-      for (const auto& name : f.changed_settings) EXPECT_TRUE(has(md, "  - " + name + " in ")) << name;
+      for (const auto& name : f.changed_settings) {
+        size_t dot = name.find('.');
+        EXPECT_TRUE(has(md, "  - " + name.substr(0, dot) + ".`" + name.substr(dot + 1) + "` in `")) << name;
+      }
     }
   } else {
     EXPECT_TRUE(has(md, "- **Configuration**: not in ")) << md;
@@ -261,7 +309,7 @@ TEST(IssueDraftRecorded, TrainingRunHasGpuAutogradAndGlobalState) {
   TempDir tmp;
   RunResult r = run_tlscope({"issue", (kRecorded / "mlp_training.log.gz").string()}, tmp.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "| GPU | `NVIDIA H200` (`inductor_output_code GPU Hardware Info`, line "));
+  EXPECT_TRUE(has(r.out, "| GPU | `NVIDIA H200` (`artifact fx_graph_runnable GPU Hardware Info`, line 639)"));
   EXPECT_TRUE(has(r.out, "- **Autograd**: yes: 1 graph was compiled for the backward pass"));
   EXPECT_TRUE(has(r.out, "  - grad mode: `enabled (0/0)`"));
   EXPECT_TRUE(has(r.out, "# torch.compile: no failure, recompile or graph break in this trace"));
@@ -339,8 +387,8 @@ TEST(IssueDraftRedaction, FailureTextIsRedactedLikeTheLog) {
   leaks::Leaks l = leaks::find_leaks(log, r.out);
   EXPECT_FALSE(l.any());
   EXPECT_TRUE(has(r.out, "Stage: **Inductor (lowering the graph)**")) << r.out;
-  EXPECT_TRUE(has(r.out, "the innermost PyTorch frame of its traceback is in `torch/_inductor/lowering.py`"));
-  EXPECT_TRUE(has(r.out, "  - inductor_config.max_autotune: `false`")) << r.out;
+  EXPECT_TRUE(has(r.out, "the innermost frame of its traceback in a compiler stage is in `torch/_inductor/lowering.py`"));
+  EXPECT_TRUE(has(r.out, "  - inductor_config.`max_autotune`: `false`")) << r.out;
 
   // Not redacted: the detector finds what is there, so it can fail.
   RunResult none = run_tlscope({"issue", (tmp.path() / "t.log").string(), "--redact", "none"}, tmp.path());
@@ -348,6 +396,30 @@ TEST(IssueDraftRedaction, FailureTextIsRedactedLikeTheLog) {
   for (const char* secret : {"/home/alice/secret_project", "alice_api_key"})
     EXPECT_TRUE(has(none.out, secret)) << secret;
   EXPECT_TRUE(leaks::find_leaks(log, none.out).any());
+}
+
+// Log text in the places a draft shows as its own: the exception's type and
+// a setting's name. Redacted and set in code spans: no path, no new heading.
+TEST(IssueDraftRedaction, HostileTypeAndSettingNames) {
+  TempDir tmp;
+  std::string log;
+  for (int compile : {0, 1}) {
+    json metrics = {{"co_name", "forward"},
+                    {"fail_type", "/home/alice/secret/`x`\n# Injected | cell"},
+                    {"fail_reason", "RuntimeError: boom"},
+                    {"dynamo_config", compile == 0 ? R"({"/home/alice/key\n# injected": 1})"
+                                                   : R"({"/home/alice/key\n# injected": 2})"}};
+    json env = {{"compilation_metrics", metrics}, {"frame_id", 0}, {"frame_compile_id", compile},
+                {"attempt", 0}};
+    log += "V1130 18:17:17.176000 1262 torch/_dynamo/utils.py:100] " + env.dump() + "\n";
+  }
+  write_file(tmp.path() / "t.log", log);
+  RunResult r = run_tlscope({"issue", (tmp.path() / "t.log").string()}, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(has(r.out, "/home/alice")) << r.out;
+  EXPECT_FALSE(has(r.out, "\n# Injected")) << r.out;
+  EXPECT_FALSE(has(r.out, "\n# injected")) << r.out;
+  expect_markdown_shape(r.out);
 }
 
 // A message without an exception line: its first line, ending in ':', is
@@ -365,7 +437,7 @@ TEST(IssueDraftRedaction, RootCauseIsFoundAfterRedaction) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(has(r.out, "secret_fn")) << r.out;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-            "# torch.compile: RuntimeError in unknown: failed to compile the graph: <code>");
+            "# torch.compile: RuntimeError: failed to compile the graph: <code>");
 }
 
 }  // namespace
@@ -406,9 +478,9 @@ TEST(IssueDraftRanks, SettingsThatDifferBetweenRanksAreNamed) {
   }
   RunResult r = run_tlscope({"issue", (tmp.path() / "job").string()}, tmp.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "1 setting differ between compiles or ranks")) << r.out;
-  EXPECT_TRUE(has(r.out, "  - dynamo_config.cache_size_limit in rank 0: `8`")) << r.out;
-  EXPECT_TRUE(has(r.out, "  - dynamo_config.cache_size_limit in rank 1: `16`")) << r.out;
+  EXPECT_TRUE(has(r.out, "1 setting differs between compiles or ranks")) << r.out;
+  EXPECT_TRUE(has(r.out, "  - dynamo_config.`cache_size_limit` in `rank 0`: `8`")) << r.out;
+  EXPECT_TRUE(has(r.out, "  - dynamo_config.`cache_size_limit` in `rank 1`: `16`")) << r.out;
   EXPECT_FALSE(has(r.out, "dynamo_config.verbose"));
 }
 

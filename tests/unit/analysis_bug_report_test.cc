@@ -17,7 +17,7 @@ model::FailureFact failure(std::string type, std::string reason, std::string fil
   f.compile_id = "0/0";
   f.fail_type = std::move(type);
   f.reason = std::move(reason);
-  f.innermost_torch_file = std::move(file);
+  if (!file.empty()) f.torch_files = {"torch/_dynamo/convert_frame.py", std::move(file)};
   f.phases = std::move(phases);
   f.from = {12, "compilation_metrics fail_type"};
   return f;
@@ -45,10 +45,13 @@ TEST(BugReportStage, InductorFailureSuggestsAotEagerFirst) {
   EXPECT_NE(steps[1].call.find("\"aot_eager\""), std::string::npos);
   EXPECT_NE(steps[2].call.find("\"aot_eager_decomp_partition\""), std::string::npos);
   // The evidence names the backend and the file, with the record's line.
-  ASSERT_GE(s.because.size(), 3u);
-  EXPECT_EQ(s.because[1].text, "its message names PyTorch's backend \"inductor\"");
-  EXPECT_EQ(s.because[2].value, "torch/_inductor/lowering.py");
-  EXPECT_EQ(s.because[2].line, 12u);
+  ASSERT_GE(s.because.size(), 4u);
+  EXPECT_EQ(s.because[1].text, "the exception it reports is");
+  EXPECT_EQ(s.because[1].value, "LoweringException");
+  EXPECT_EQ(s.because[2].text, "its message names PyTorch's backend \"inductor\"");
+  EXPECT_EQ(s.because[3].value, "torch/_inductor/lowering.py");
+  EXPECT_EQ(s.because[3].line, 12u);
+  EXPECT_EQ(s.because[3].text, "the innermost frame of its traceback in a compiler stage is in");
 }
 
 TEST(BugReportStage, EachStageFromItsEvidence) {
@@ -63,6 +66,35 @@ TEST(BugReportStage, EachStageFromItsEvidence) {
                                   "torch/_functorch/_aot_autograd/jit_compile_runtime_wrappers.py"))
                 .stage,
             Stage::kAotAutograd);
+  // The innermost frame of a stage, not the innermost of all (torch/_ops.py
+  // belongs to none).
+  auto aot = failure("BackendCompilerFailed", "backend='inductor' raised:\nRuntimeError: x", "");
+  aot.torch_files = {"torch/_dynamo/output_graph.py", "torch/_functorch/aot_autograd.py",
+                     "torch/_subclasses/functional_tensor.py", "torch/_ops.py"};
+  EXPECT_EQ(failure_stage(aot).stage, Stage::kAotAutograd);
+  // Decompositions and the partitioner run only under aot_eager_decomp_partition.
+  EXPECT_EQ(failure_stage(failure("BackendCompilerFailed", "backend='inductor' raised:\nx",
+                                  "torch/_decomp/decompositions.py"))
+                .stage,
+            Stage::kDecompositions);
+  EXPECT_EQ(failure_stage(failure("BackendCompilerFailed", "backend='inductor' raised:\nx",
+                                  "torch/_functorch/partitioners.py"))
+                .stage,
+            Stage::kDecompositions);
+  // InductorError (PyTorch 2.7 and later) reports the real exception first.
+  EXPECT_EQ(failure_stage(failure("InductorError", "CompilationError: at 12:4: bad", "")).stage,
+            Stage::kCodegen);
+  EXPECT_EQ(failure_stage(failure("InductorError", "LoweringException: NotImplementedError", "")).stage,
+            Stage::kInductor);
+  EXPECT_EQ(failure_stage(failure("BackendCompilerFailed",
+                                  "backend='inductor' raised:\nCppCompileError: C++ compile error", ""))
+                .stage,
+            Stage::kCodegen);
+  // A Triton kernel of the user's is traced, not compiled, there.
+  EXPECT_EQ(failure_stage(failure("BackendCompilerFailed", "backend='inductor' raised:\nx",
+                                  "torch/_higher_order_ops/triton_kernel_wrap.py"))
+                .stage,
+            Stage::kInductor);
   // A backend of the user's own: the failure is the backend's.
   EXPECT_EQ(failure_stage(failure("BackendCompilerFailed", "backend='my_backend' raised:\nx",
                                   "torch/__init__.py"))
@@ -90,6 +122,21 @@ TEST(BugReportStage, DynamoFailureNeedsOnlyEager) {
   // Dynamic shapes in the run: dynamic=False is the step that tells.
   EXPECT_NE(steps.back().call.find("dynamic=False"), std::string::npos);
   EXPECT_NE(ablation_for(Stage::kDynamo, false).back().call.find("dynamic=True"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tlscope::analysis
+
+namespace tlscope::analysis {
+namespace {
+
+TEST(BugReportStage, DecompositionFailureExpectsAotEagerToWork) {
+  auto steps = ablation_for(Stage::kDecompositions, false);
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_NE(steps[1].call.find("\"aot_eager\""), std::string::npos);
+  EXPECT_EQ(steps[1].tells.rfind("should work", 0), 0u);
+  EXPECT_NE(steps[2].call.find("\"aot_eager_decomp_partition\""), std::string::npos);
+  EXPECT_EQ(steps[2].tells.rfind("expected to fail", 0), 0u);
 }
 
 }  // namespace

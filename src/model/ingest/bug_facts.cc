@@ -20,28 +20,33 @@ constexpr size_t kMaxSymbols = 8, kMaxChanges = 40, kMaxValues = 6, kMaxPhases =
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// The last `File "..."` of a traceback inside the torch package, from
-// "torch/" on ("torch/_inductor/codegen/triton.py"): where PyTorch raised.
-std::string innermost_torch_file(std::string_view trace) {
-  std::string last;
-  for (size_t at = trace.find("File \""); at != std::string_view::npos;
+// The frames of a traceback inside the installed torch package, from
+// "torch/" on: a path under site-packages/ or dist-packages/ (a folder of the
+// user's that happens to be called torch is not PyTorch), or one that
+// starts with torch/. At most 64, outermost first.
+void torch_files(std::string_view trace, std::vector<std::string>* out) {
+  for (size_t at = trace.find("File \""); at != std::string_view::npos && out->size() < 64;
        at = trace.find("File \"", at + 6)) {
     size_t start = at + 6, end = trace.find('"', start);
     if (end == std::string_view::npos) break;
     std::string_view path = trace.substr(start, end - start);
-    size_t torch = path.rfind("/torch/");
-    if (torch != std::string_view::npos) last = std::string(path.substr(torch + 1));
-    else if (starts_with(path, "torch/")) last = std::string(path);
+    for (std::string_view pkg : {"site-packages/torch/", "dist-packages/torch/"})
+      if (size_t p = path.rfind(pkg); p != std::string_view::npos) {
+        path = path.substr(p + pkg.size() - 6);
+        break;
+      }
+    if (starts_with(path, "torch/")) out->emplace_back(path);
   }
-  return last;
 }
 
 // Operator namespaces of PyTorch itself: anything else in a graph is a
 // custom (or third-party) operator.
 bool core_namespace(std::string_view ns) {
-  for (std::string_view core : {"aten", "prims", "higher_order", "_c10d_functional",
-                                "_c10d_functional_autograd", "c10d", "_dtensor", "inductor",
-                                "debugprims", "rngprims", "_quantized", "quantized", "profiler"})
+  for (std::string_view core :
+       {"aten", "prims", "higher_order", "_c10d_functional", "_c10d_functional_autograd", "c10d",
+        "_dtensor", "inductor", "debugprims", "rngprims", "_quantized", "quantized",
+        "quantized_decomposed", "profiler", "mkldnn", "onednn", "fsdp", "symm_mem", "_export",
+        "streams", "_higher_order_ops", "cuda", "_nested_tensor", "sparse"})
     if (ns == core) return true;
   return false;
 }
@@ -55,6 +60,15 @@ bool graph_artifact(const trace::Envelope& env) {
   auto name = tj::str_field(object(v), "name");
   auto encoding = tj::str_field(object(v), "encoding");
   return name && encoding && *encoding == "string" && name->find("graph") != std::string_view::npos;
+}
+
+// "inductor_output_code", or "artifact fx_graph_runnable".
+std::string record_kind(const trace::Envelope& env) {
+  if (env.has(Key::kInductorOutputCode)) return "inductor_output_code";
+  if (env.has(Key::kArtifact) && env.value(Key::kArtifact).type() == element_type::OBJECT)
+    if (auto name = tj::str_field(object(env.value(Key::kArtifact)), "name"))
+      return "artifact " + std::string(*name);
+  return "artifact";
 }
 
 std::string compact(element e) {
@@ -89,7 +103,7 @@ void BugFactsCollector::on_record(const trace::Record& rec) {
       env.has(Key::kAotBackwardGraph) || env.has(Key::kAotInferenceGraph) ||
       env.has(Key::kAotJointGraph) || env.has(Key::kInductorPostGradGraph) ||
       env.has(Key::kInductorPreGradGraph) || env.has(Key::kGraphDump) || graph_artifact(env))
-    on_graph(rec, output_code);
+    on_graph(rec, id, output_code);
   if (f_->gpu.value.empty() && (output_code || env.has(Key::kArtifact))) find_gpu(rec);
 }
 
@@ -115,9 +129,14 @@ void BugFactsCollector::on_metrics(const trace::Record& rec, const std::string& 
     for (element op : ops) {
       auto name = tj::as_str(op);
       if (!name) continue;
-      // "ns::op" as the graphs write it, "ns.op"; PyTorch's own are no custom operators.
+      // "ns::op.overload" as the graphs name it, "ns.op"; PyTorch's own are
+      // no custom operators.
       std::string dotted(*name);
-      if (size_t sep = dotted.find("::"); sep != std::string::npos) dotted.replace(sep, 2, ".");
+      if (size_t sep = dotted.find("::"); sep != std::string::npos) {
+        dotted.replace(sep, 2, ".");
+        if (size_t overload = dotted.find('.', sep + 1); overload != std::string::npos)
+          dotted.resize(overload);
+      }
       bool own = core_namespace(std::string_view(dotted).substr(0, dotted.find('.')));
       if (into == &f_->compliant_custom_ops && own) continue;
       into->try_emplace(dotted, model::Evidence{rec.lineno, "compilation_metrics " + std::string(key)});
@@ -134,10 +153,7 @@ void BugFactsCollector::on_metrics(const trace::Record& rec, const std::string& 
   if (auto st = tj::field(o, "exception_stack_trace"); st && st->type() == element_type::ARRAY) {
     simdjson::dom::array traces = st->get_array().value_unsafe();
     for (element t : traces)
-      if (auto text = tj::as_str(t)) {
-        std::string file = innermost_torch_file(*text);
-        if (!file.empty()) fail.innermost_torch_file = file;
-      }
+      if (auto text = tj::as_str(t)) torch_files(*text, &fail.torch_files);
   }
   fail.from = {rec.lineno, "compilation_metrics fail_type"};
   f_->failures.push_back(std::move(fail));
@@ -203,29 +219,30 @@ void BugFactsCollector::on_symbol(const trace::Record& rec, bool unbacked) {
   std::string name(tj::str_field(o, "symbol").value_or("?"));
   if (auto source = tj::str_field(o, "source"); source && !source->empty())
     name += " (" + std::string(*source) + ")";
-  f_->symbol_names.push_back(std::move(name));
+  if (std::find(f_->symbol_names.begin(), f_->symbol_names.end(), name) == f_->symbol_names.end())
+    f_->symbol_names.push_back(std::move(name));
 }
 
-void BugFactsCollector::on_graph(const trace::Record& rec, bool output_code) {
+void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id, bool output_code) {
   if (!rec.has_payload) return;
   for (const auto& op : trace::graph_operators(rec.payload, output_code)) {
     std::string_view name = op.name;
     std::string what = "graph calls " + op.name;
     if (name == "torch._C._set_grad_enabled" || name == "higher_order.wrap_with_set_grad_enabled")
-      f_->set_grad_enabled_in_graph.add(rec.lineno, what);
+      f_->set_grad_enabled_in_graph.add(id, rec.lineno, what);
     if (name.find("autocast") != std::string_view::npos)
-      f_->autocast_in_graph.add(rec.lineno, what);
+      f_->autocast_in_graph.add(id, rec.lineno, what);
     if (name == "higher_order.tag_activation_checkpoint" || name.find("checkpoint") != name.npos)
-      f_->checkpoint_in_graph.add(rec.lineno, what);
+      f_->checkpoint_in_graph.add(id, rec.lineno, what);
     if (starts_with(name, "_c10d_functional.") || starts_with(name, "c10d.") ||
         starts_with(name, "torch.distributed."))
-      f_->collectives.add(rec.lineno, what);
+      f_->collectives.add(id, rec.lineno, what);
     size_t dot = name.find('.');
     if (dot == std::string_view::npos || starts_with(name, "torch.") ||
         starts_with(name, "Tensor.") || starts_with(name, "operator.") || starts_with(name, "math."))
       continue;
     if (!core_namespace(name.substr(0, dot)) && !f_->compliant_custom_ops.count(op.name) &&
-        !f_->non_compliant_ops.count(op.name))
+        !f_->non_compliant_ops.count(op.name) && f_->other_ops.size() < 200)
       f_->other_ops.try_emplace(op.name, model::Evidence{rec.lineno, what});
   }
 }
@@ -284,8 +301,12 @@ void BugFactsCollector::on_chromium(const trace::Record& rec) {
   if (!ph || *ph != "B" || !name || !args || args->type() != element_type::OBJECT) return;
   auto cid = tj::str_field(object(*args), "compile_id");
   if (!cid) return;
-  auto& phases = phases_[std::string(*cid)];
-  if (phases.size() < kMaxPhases) phases.emplace_back(*name);
+  auto it = phases_.find(std::string(*cid));
+  if (it == phases_.end()) {
+    if (phases_.size() >= 100000) return;
+    it = phases_.emplace(std::string(*cid), std::vector<std::string>()).first;
+  }
+  if (it->second.size() < kMaxPhases) it->second.emplace_back(*name);
 }
 
 void BugFactsCollector::find_gpu(const trace::Record& rec) {
@@ -299,8 +320,8 @@ void BugFactsCollector::find_gpu(const trace::Record& rec) {
     if (line != std::string_view::npos) {
       std::string_view text = p.substr(line + 3, end == std::string_view::npos ? 80 : end - line - 3);
       if (size_t colon = text.rfind(" : "); colon != std::string_view::npos) text = text.substr(0, colon);
-      if (!text.empty() && text.size() < 80) {
-        f_->gpu = {std::string(text), {rec.lineno, "inductor_output_code GPU Hardware Info"}};
+      if (!text.empty() && text.size() < 80 && text.front() != ':') {
+        f_->gpu = {std::string(text), {rec.lineno, record_kind(*rec.env) + " GPU Hardware Info"}};
         return;
       }
     }
@@ -310,7 +331,8 @@ void BugFactsCollector::find_gpu(const trace::Record& rec) {
   if (size_t at = p.find(kDevice); at != std::string_view::npos) {
     size_t start = at + kDevice.size(), end = p.find('\'', start);
     if (end != std::string_view::npos && end - start < 80 && end > start)
-      f_->gpu = {std::string(p.substr(start, end - start)), {rec.lineno, "artifact system_info[device]"}};
+      f_->gpu = {std::string(p.substr(start, end - start)),
+                 {rec.lineno, record_kind(*rec.env) + " system_info[device]"}};
   }
 }
 

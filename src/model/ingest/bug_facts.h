@@ -27,7 +27,7 @@ class BugFactsCollector : public trace::RecordVisitor {
                  uint64_t line);
   void on_tensor(const trace::Record& rec);
   void on_symbol(const trace::Record& rec, bool unbacked);
-  void on_graph(const trace::Record& rec, bool output_code);
+  void on_graph(const trace::Record& rec, const std::string& id, bool output_code);
   void on_guards(const trace::Record& rec, const std::string& id);
   void on_chromium(const trace::Record& rec);
   void find_gpu(const trace::Record& rec);
