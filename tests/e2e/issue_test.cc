@@ -27,6 +27,7 @@ struct LogFacts {
   int custom_ops = 0;            // listed by the metrics, or called as torch.ops.NS in a graph
   std::set<std::string> collective_compiles;  // compile ids whose graph payloads call _c10d_functional
   std::string first_grad_mode;   // of the first GLOBAL_STATE guard: "true" / "false"
+  std::string first_autocast, first_deterministic;  // "enabled"/"disabled", "on"/"off"
   std::vector<std::string> fail_types;  // of the failures that are no recompile limit
   int failures = 0, limit_hits = 0;
   std::string torch_version;
@@ -74,6 +75,13 @@ void count_payload_line(const std::string& line, LogFacts* f) {
   if (size_t at = line.find(tag); at != std::string::npos && f->first_grad_mode.empty()) {
     json state = json::parse(line.substr(at + tag.size()), nullptr, false);
     if (state.is_object() && state.contains("grad_mode")) f->first_grad_mode = state["grad_mode"].dump();
+    if (state.is_object() && state.contains("deterministic_algorithms"))
+      f->first_deterministic = state["deterministic_algorithms"] == true ? "on" : "off";
+    if (state.is_object() && state.contains("autocast_state")) {
+      bool any = false;
+      for (const auto& e : state["autocast_state"].value("enabled", json::array())) any = any || e == true;
+      f->first_autocast = any ? "enabled" : "disabled";
+    }
   }
 }
 
@@ -250,6 +258,12 @@ TEST_P(IssueDraft, EveryAnswerBackedByTheLogAndNothingRedactedSurvives) {
     EXPECT_TRUE(has(md, std::string("  - grad mode: `") +
                             (f.first_grad_mode == "true" ? "enabled" : "disabled") + " ("))
         << md;
+  }
+  if (!f.first_autocast.empty()) {
+    EXPECT_TRUE(has(md, "  - autocast: `" + f.first_autocast + " (")) << md;
+  }
+  if (!f.first_deterministic.empty()) {
+    EXPECT_TRUE(has(md, "  - deterministic algorithms: `" + f.first_deterministic + " (")) << md;
   }
   if (f.tensors > 0) {
     EXPECT_EQ(f.subclass_tensors > 0, has(md, "- **Tensor subclasses**: yes")) << md;
