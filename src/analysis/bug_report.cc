@@ -10,24 +10,23 @@
 namespace tlscope::analysis {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool has(std::string_view s, std::string_view part) { return s.find(part) != s.npos; }
 
 // The stage a file of the torch package belongs to (kUnknown: a file of
 // no stage, such as torch/_ops.py or torch/fx/).
 Stage stage_of_file(std::string_view file) {
-  if (starts_with(file, "torch/_inductor/codegen/") || starts_with(file, "torch/_inductor/runtime/") ||
-      (starts_with(file, "torch/_inductor/") &&
+  if (file.starts_with("torch/_inductor/codegen/") || file.starts_with("torch/_inductor/runtime/") ||
+      (file.starts_with("torch/_inductor/") &&
        (has(file, "async_compile") || has(file, "codecache") || has(file, "triton") ||
         has(file, "cpp_builder"))))
     return Stage::kCodegen;
-  if (starts_with(file, "torch/_inductor/decomposition") || starts_with(file, "torch/_decomp/") ||
-      starts_with(file, "torch/_refs/") || starts_with(file, "torch/_prims/") ||
-      starts_with(file, "torch/_functorch/partitioners"))
+  if (file.starts_with("torch/_inductor/decomposition") || file.starts_with("torch/_decomp/") ||
+      file.starts_with("torch/_refs/") || file.starts_with("torch/_prims/") ||
+      file.starts_with("torch/_functorch/partitioners"))
     return Stage::kDecompositions;
-  if (starts_with(file, "torch/_inductor/")) return Stage::kInductor;
-  if (starts_with(file, "torch/_functorch/")) return Stage::kAotAutograd;
-  if (starts_with(file, "torch/_dynamo/")) return Stage::kDynamo;
+  if (file.starts_with("torch/_inductor/")) return Stage::kInductor;
+  if (file.starts_with("torch/_functorch/")) return Stage::kAotAutograd;
+  if (file.starts_with("torch/_dynamo/")) return Stage::kDynamo;
   return Stage::kUnknown;
 }
 
@@ -55,9 +54,10 @@ Stage stage_of_backend(std::string_view backend) {
   return Stage::kCustomBackend;
 }
 
-// The last phase begun that tells a stage: a compile runs Dynamo, then
-// AOTAutograd, then Inductor's lowering, then its code generation (a
-// backward pass may begin after a forward pass finished its code).
+// The stage of the last phase begun: a compile runs Dynamo, then the
+// backend (AOTAutograd, Inductor's lowering, its code generation); a
+// backward pass may begin after a forward pass finished its code. The
+// backend's own phase (backend_compile) names none: kUnknown.
 Stage stage_of_phases(const std::vector<std::string>& phases, std::string* which) {
   Stage last = Stage::kUnknown;
   for (const auto& p : phases) {
@@ -67,7 +67,7 @@ Stage stage_of_phases(const std::vector<std::string>& phases, std::string* which
       s = Stage::kCodegen;
     else if (has(p, "inductor") || p == "compile_fx_inner" || has(p, "GraphLowering"))
       s = Stage::kInductor;
-    else if (starts_with(p, "aot_") || has(p, "create_aot_dispatcher"))
+    else if (p.starts_with("aot_") || has(p, "create_aot_dispatcher"))
       s = Stage::kAotAutograd;
     else if (p == "dynamo" || p == "entire_frame_compile" || p == "bytecode_tracing")
       s = Stage::kDynamo;

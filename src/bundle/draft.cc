@@ -36,9 +36,7 @@ bool diagnose(const std::string& path, bool text, const std::string& name,
               std::optional<uint32_t> rank, Diagnosis* out, std::string* error) {
   const std::string command = "tlscope summary --json " + name;
   if (!text) {
-    ingest::IngestOptions opts;
-    opts.payload_md5 = false;
-    auto read = ingest::read_log(path, opts);
+    auto read = ingest::read_log(path, ingest::doctor_options(rank.has_value()));
     if (!read.ok) {
       *error = read.error;
       return false;
@@ -205,32 +203,14 @@ size_t primary_rank(const std::vector<RedactedLog>& ranks) {
 void add_rank_config_changes(const std::vector<RedactedLog>& ranks,
                              const std::vector<io::RankLog>& logs, size_t primary,
                              model::BugFacts* facts) {
-  constexpr size_t kMaxChanges = 40, kMaxValues = 6;
   const auto& base = ranks[primary].facts.config;
   const std::string base_label = fmt::format("rank {}", logs[primary].rank);
   for (size_t i = 0; i < ranks.size(); ++i) {
     if (i == primary) continue;
-    for (const auto& [config_name, keys] : ranks[i].facts.config) {
-      const std::string& config = config_name;  // named: lambdas below use it
-      auto b = base.find(config);
-      if (b == base.end()) continue;
-      for (const auto& [key_name, value] : keys) {
-        const std::string& key = key_name;
-        auto v = b->second.find(key);
-        std::string was = v == b->second.end() ? "(absent)" : v->second;
-        if (was == value) continue;
-        auto& changes = facts->config_changes;
-        auto c = std::find_if(changes.begin(), changes.end(), [&](const auto& x) {
-          return x.config == config && x.key == key && x.values.front().first == base_label;
-        });
-        if (c == changes.end()) {
-          if (changes.size() >= kMaxChanges) continue;
-          changes.push_back({config, key, {{base_label, was}}});
-          c = changes.end() - 1;
-        }
-        if (c->values.size() < kMaxValues) c->values.emplace_back(fmt::format("rank {}", logs[i].rank), value);
-      }
-    }
+    for (const auto& [config, values] : ranks[i].facts.config)
+      if (auto b = base.find(config); b != base.end())
+        facts->note_config_changes(config, b->second, base_label, values,
+                                   fmt::format("rank {}", logs[i].rank));
   }
 }
 

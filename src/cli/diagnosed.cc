@@ -17,17 +17,6 @@ namespace tlscope::cli {
 
 namespace {
 
-// What the doctor reads: neither what it says nor what it computes depends on
-// payload digests or stacks; the outputs of each compile only the rank
-// analyses use.
-ingest::IngestOptions doctor_options(bool rank_analyses) {
-  ingest::IngestOptions opts;
-  opts.payload_md5 = false;
-  opts.stacks = false;
-  opts.outputs = rank_analyses;
-  return opts;
-}
-
 std::optional<Diagnosed> diagnose_text(const std::string& log) {
   auto read = ingest::read_text_log(log);
   if (!read.ok) {
@@ -55,7 +44,7 @@ std::optional<Diagnosed> diagnose_input(const std::string& log) {
     error(trace::neither_message(log));
     return std::nullopt;
   }
-  auto result = ingest::read_log(log, doctor_options(false));
+  auto result = ingest::read_log(log, ingest::doctor_options(false));
   if (!result.ok) {
     error(result.error);
     return std::nullopt;
@@ -74,7 +63,7 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
                                                     unsigned jobs) {
   std::vector<analysis::RankDiagnosis> out(logs.size());
   base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
-    ingest::IngestOptions opts = doctor_options(true);
+    ingest::IngestOptions opts = ingest::doctor_options(true);
     opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
     auto run = ingest::read_log(logs[i].path, opts);
     if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model);

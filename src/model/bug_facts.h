@@ -100,6 +100,15 @@ struct BugFacts {
   SeenIn collectives;  // compiles whose graphs call _c10d_functional / c10d operators
 
   std::vector<FailureFact> failures;
+
+  // One config's values as logged `where` (a compile id, "rank 1"), against
+  // `first`, its values where they were first logged (`first_where`): each
+  // setting whose value differs goes into config_changes with its first
+  // value and each new one (at most 40 settings, 6 values each).
+  using Settings = std::map<std::string, std::string>;
+  void note_config_changes(const std::string& config, const Settings& first,
+                           const std::string& first_where, const Settings& now,
+                           const std::string& where);
 };
 
 }  // namespace tlscope::model

@@ -16,9 +16,8 @@ using simdjson::dom::element_type;
 using simdjson::dom::object;
 using trace::Key;
 
-constexpr size_t kMaxSymbols = 8, kMaxChanges = 40, kMaxValues = 6, kMaxPhases = 64;
+constexpr size_t kMaxSymbols = 8, kMaxPhases = 64;
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // The frames of a traceback inside the installed torch package, from
 // "torch/" on: a path under site-packages/ or dist-packages/ (a folder of the
@@ -35,7 +34,7 @@ void torch_files(std::string_view trace, std::vector<std::string>* out) {
         path = path.substr(p + pkg.size() - 6);
         break;
       }
-    if (starts_with(path, "torch/")) out->emplace_back(path);
+    if (path.starts_with("torch/")) out->emplace_back(path);
   }
 }
 
@@ -165,29 +164,16 @@ void BugFactsCollector::on_config(const std::string& name, std::string_view json
   if (parser_.parse(json.data(), json.size(), true).get(doc) != simdjson::SUCCESS ||
       doc.type() != element_type::OBJECT)
     return;
+  model::BugFacts::Settings values;
+  for (auto [key, value] : object(doc)) values[std::string(key)] = compact(value);
   auto [first, is_first] = f_->config.try_emplace(name);
   if (is_first) {
     if (!f_->config_from) f_->config_from = {line, "compilation_metrics " + name};
-    for (auto [key, value] : object(doc)) first->second[std::string(key)] = compact(value);
+    first->second = std::move(values);
     config_first_id_[name] = id;
     return;
   }
-  for (auto [key, value] : object(doc)) {
-    std::string k(key), now = compact(value);
-    auto was = first->second.find(k);
-    std::string before = was == first->second.end() ? "(absent)" : was->second;
-    if (now == before) continue;
-    auto change = std::find_if(f_->config_changes.begin(), f_->config_changes.end(),
-                               [&](const auto& c) { return c.config == name && c.key == k; });
-    if (change == f_->config_changes.end()) {
-      if (f_->config_changes.size() >= kMaxChanges) continue;
-      f_->config_changes.push_back({name, k, {{config_first_id_[name], before}}});
-      change = f_->config_changes.end() - 1;
-    }
-    bool known = std::any_of(change->values.begin(), change->values.end(),
-                             [&](const auto& v) { return v.second == now; });
-    if (!known && change->values.size() < kMaxValues) change->values.emplace_back(id, now);
-  }
+  f_->note_config_changes(name, first->second, config_first_id_[name], values, id);
 }
 
 void BugFactsCollector::on_tensor(const trace::Record& rec) {
@@ -234,12 +220,12 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
       f_->autocast_in_graph.add(id, rec.lineno, what);
     if (name == "higher_order.tag_activation_checkpoint" || name.find("checkpoint") != name.npos)
       f_->checkpoint_in_graph.add(id, rec.lineno, what);
-    if (starts_with(name, "_c10d_functional.") || starts_with(name, "c10d.") ||
-        starts_with(name, "torch.distributed."))
+    if (name.starts_with("_c10d_functional.") || name.starts_with("c10d.") ||
+        name.starts_with("torch.distributed."))
       f_->collectives.add(id, rec.lineno, what);
     size_t dot = name.find('.');
-    if (dot == std::string_view::npos || starts_with(name, "torch.") ||
-        starts_with(name, "Tensor.") || starts_with(name, "operator.") || starts_with(name, "math."))
+    if (dot == std::string_view::npos || name.starts_with("torch.") ||
+        name.starts_with("Tensor.") || name.starts_with("operator.") || name.starts_with("math."))
       continue;
     if (!core_namespace(name.substr(0, dot)) && !f_->compliant_custom_ops.count(op.name) &&
         !f_->non_compliant_ops.count(op.name) && f_->other_ops.size() < 200)

@@ -24,4 +24,15 @@ struct IngestOptions {
   std::string message_prefix;  // before per-line messages ("rank 3: ")
 };
 
+// What the doctor reads with: neither what it says nor what it computes
+// depends on payload digests or stacks; each compile's outputs only the rank
+// analyses use (`rank_analyses`).
+inline IngestOptions doctor_options(bool rank_analyses) {
+  IngestOptions opts;
+  opts.payload_md5 = false;
+  opts.stacks = false;
+  opts.outputs = rank_analyses;
+  return opts;
+}
+
 }  // namespace tlscope::ingest
