@@ -6,8 +6,9 @@
 #   bash bench/ab.sh OLD_BINARY NEW_BINARY LOG [PAIRS] [-- extra tlscope arguments]
 #
 # A report is written to a folder beside the log (put the log on tmpfs); the
-# folder is removed, untimed, before every run. With `summary` or `check` as
-# the first extra argument the binaries run that subcommand on the log instead.
+# folder is removed, untimed, before every run. With `summary`, `check` or
+# `diff` as the first extra argument the binaries run that subcommand on the
+# log instead (`-- diff OTHER.log --json`: tlscope diff LOG OTHER.log --json).
 set -euo pipefail
 old=$1 new=$2 log=$3 pairs=${4:-10}
 shift 3; [ $# -gt 0 ] && shift
@@ -18,7 +19,7 @@ run() {  # binary -> "wall_s rss_kb cpu_s"
   rm -rf "$out"
   local t0 t1 r
   t0=$EPOCHREALTIME
-  if [ "${extra[0]:-}" = summary ] || [ "${extra[0]:-}" = check ]; then
+  if [[ "${extra[0]:-}" =~ ^(summary|check|diff)$ ]]; then
     r=$(/usr/bin/time -f "%M %U %S" "$1" "${extra[0]}" "$log" "${extra[@]:1}" 2>&1 >/dev/null | tail -1 || true)
   else
     r=$(/usr/bin/time -f "%M %U %S" "$1" "$log" -o "$out" --no-browser "${extra[@]}" 2>&1 >/dev/null | tail -1 || true)

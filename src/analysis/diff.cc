@@ -194,7 +194,7 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     c.text_b = text_of(*it->second);
     c.md5_b = it->second->payload_md5;
     c.operators = operator_deltas(o->operators, it->second->operators);
-    bool noise = !o->noise_free_digest.empty() && o->noise_free_digest == it->second->noise_free_digest;
+    bool noise = o->noise_free_digest && o->noise_free_digest == it->second->noise_free_digest;
     (noise ? r->noise_only : r->artifacts).push_back(std::move(c));
   }
   for (const auto& [name, o] : pb)

@@ -22,9 +22,8 @@ struct Output {
   std::string subgraph;                     // the record's subgraph_name (K9), "" if none
   std::string payload_md5;                  // the record's payload digest ("" without one)
   // A digest of the payload without run-to-run noise (trace/noise.h,
-  // noise_free_digest), when ingest was asked for it (tlscope diff); ""
-  // otherwise.
-  std::string noise_free_digest;
+  // noise_free_digest), when ingest was asked for it (tlscope diff).
+  std::optional<uint64_t> noise_free_digest;
   // The operators of a graph payload (trace/graph_ops.h), asked for with
   // noise_free_digest; empty otherwise.
   std::vector<trace::OperatorCount> operators;

@@ -4,6 +4,7 @@
 // its paths. `tlscope diff` compares artifacts without them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,10 +22,12 @@ namespace tlscope::trace {
 // "..._ms", "..._ns", "timestamp", "duration", "start", "end") by <t>; so
 // is a number with a unit of time ("Guard latency = 131.98 us", "2.5s").
 std::string without_noise(std::string_view text);
+// The same into `out` (replacing what it held; its room is reused).
+void without_noise(std::string_view text, std::string* out);
 
 // A digest of without_noise(text) for telling equal payloads apart within
-// one run of tlscope (16 hex digits of a 64-bit hash: no MD5, which was a
-// third of `diff`'s time; never written anywhere).
-std::string noise_free_digest(std::string_view text);
+// one run of tlscope (a 64-bit hash: no MD5, which was a third of `diff`'s
+// time; never written anywhere). Reuses one buffer per thread.
+uint64_t noise_free_digest(std::string_view text);
 
 }  // namespace tlscope::trace

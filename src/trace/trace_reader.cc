@@ -102,7 +102,9 @@ void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
   rec->payload_storage = &payload_;
   rec->payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
   if (!rec->payload_utf8) ++stats_->invalid_utf8;
-  if (opts_.verify_md5) {
+  if (opts_.verify_md5 && opts_.batch_md5) {
+    md5_batch_.add(payload_, env_.has_payload());
+  } else if (opts_.verify_md5) {
     rec->md5_ok = md5_matches(payload_, env_.has_payload());
     if (!rec->md5_ok) ++stats_->fail_payload_md5;
   }
@@ -142,6 +144,8 @@ void TraceReader::run(RecordVisitor* visitor) {
     ++stats_->ok;
     visitor->on_record(rec);
   }
+  md5_batch_.flush();
+  stats_->fail_payload_md5 += md5_batch_.failures();
   if (!lines_->error().empty()) {
     ++stats_->read_errors;
     // The records read before stay good: a warning, counted for --strict.

@@ -12,6 +12,7 @@
 #include "io/line_reader.h"
 #include "trace/envelope.h"
 #include "trace/glog_prefix.h"
+#include "trace/md5_batch.h"
 #include "trace/stats.h"
 #include "trace/string_table.h"
 
@@ -59,6 +60,10 @@ struct ReaderOptions {
   // Check payload MD5s here. A consumer that writes payloads on another
   // thread may check them there instead, and count fail_payload_md5 itself.
   bool verify_md5 = true;
+  // With verify_md5: check the digests in batches (trace/md5_batch.h), several
+  // at once, for a visitor that needs only the count: Record::md5_ok is then
+  // left true and fail_payload_md5 is complete when run() returns.
+  bool batch_md5 = false;
   // Give each record its envelope line (Record::line), for a visitor that
   // rewrites lines (the bundle's redactor).
   bool keep_lines = false;
@@ -92,6 +97,7 @@ class TraceReader {
   std::string pathname_, thread_digits_, lineno_digits_, line_;
   std::optional<uint32_t> expected_rank_;
   uint64_t messages_ = 0;
+  Md5Batch md5_batch_;  // with ReaderOptions::batch_md5
 };
 
 }  // namespace tlscope::trace

@@ -37,7 +37,7 @@ model::Output file(const std::string& url, const std::string& md5,
   model::Output o;
   o.name = o.url = url;
   o.payload_md5 = md5;
-  o.noise_free_digest = noise_free;
+  if (!noise_free.empty()) o.noise_free_digest = std::hash<std::string>{}(noise_free);
   o.operators = std::move(ops);
   o.holds_payload = holds;
   return o;

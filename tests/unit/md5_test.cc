@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "trace/md5.h"
+#include "trace/md5_batch.h"
 
 namespace {
 using tlscope::trace::md5;
@@ -130,6 +131,32 @@ TEST(Md5, ManyUsesWhicheverPathAndAgrees) {
   md5_many(views.data(), views.size(), got.data());
   EXPECT_EQ(hex(got[3]), "900150983cd24fb0d6963f7d28e17f72");
   for (size_t i = 0; i < msgs.size(); ++i) EXPECT_EQ(hex(got[i]), hex(md5(msgs[i])));
+}
+
+// The batched check counts exactly the messages md5_matches rejects: wrong
+// digests, upper-case or short declarations, across several batches (more
+// messages and more bytes than one batch holds) and the last partial one.
+TEST(Md5, BatchCountsWhatOneByOneRejects) {
+  std::mt19937 rng(11);
+  tlscope::trace::Md5Batch batch;
+  uint64_t expected = 0;
+  for (int i = 0; i < 500; ++i) {
+    std::string msg = random_bytes(&rng, i % 7 == 0 ? 300000 : rng() % 3000);
+    std::string declared = hex(md5(msg));
+    switch (rng() % 6) {
+      case 0: declared[rng() % 32] = declared[0] == 'f' ? 'e' : 'f'; break;  // another digest
+      case 1: std::transform(declared.begin(), declared.end(), declared.begin(), ::toupper); break;
+      case 2: declared.pop_back(); break;
+      default: break;
+    }
+    if (!md5_matches(msg, declared)) ++expected;
+    batch.add(msg, declared);
+  }
+  ASSERT_GT(expected, 100u);
+  batch.flush();
+  EXPECT_EQ(batch.failures(), expected);
+  batch.flush();  // nothing waiting: nothing counted twice
+  EXPECT_EQ(batch.failures(), expected);
 }
 
 }  // namespace
