@@ -500,6 +500,16 @@ class Diagnoser {
 
 DoctorReport diagnose(const model::ReportModel& model) { return Diagnoser(model).run(); }
 
+void add_totals(Totals* sum, const Totals& t) {
+  sum->frames += t.frames;
+  sum->compiles += t.compiles;
+  sum->recompiles += t.recompiles;
+  sum->graph_breaks += t.graph_breaks;
+  sum->failures += t.failures;
+  sum->recompile_limit_hits += t.recompile_limit_hits;
+  sum->compile_time_s += t.compile_time_s;
+}
+
 std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reasons) {
   std::vector<ReasonGroup> groups;
   std::map<std::string, size_t> index;

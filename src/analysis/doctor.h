@@ -100,6 +100,9 @@ struct Totals {
   bool empty() const { return frames == 0 && compiles == 0 && graph_breaks == 0 && failures == 0; }
 };
 
+// Adds the counts and compile time of `t` to `sum` (the ranks of a job).
+void add_totals(Totals* sum, const Totals& t);
+
 // What happened and is expected (one recompile on train()/eval()): said,
 // not advised.
 struct Expected {

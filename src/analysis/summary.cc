@@ -106,6 +106,17 @@ json slowest_json(const DoctorReport& d) {
   return slow;
 }
 
+json totals_json(const Totals& t) {
+  return {{"frames", t.frames},
+          {"compiles", t.compiles},
+          {"recompiles", t.recompiles},
+          {"graph_breaks", t.graph_breaks},
+          {"failures", t.failures},
+          {"compile_time_s", t.compile_time_s},
+          {"recompile_limit_hits", t.recompile_limit_hits},
+          {"runs", t.runs}};
+}
+
 json summary_object(const DoctorReport& d, const std::string& log,
                     const std::string& command_line) {
   json j;
@@ -118,16 +129,8 @@ json summary_object(const DoctorReport& d, const std::string& log,
     j["source"]["text"] = {{"lines", d.text_lines},
                            {"other_lines", d.text_unknown_lines},
                            {"guard_dumps", d.text_guard_dumps}};
-  const auto& t = d.totals;
-  j["totals"] = {{"frames", t.frames},
-                 {"compiles", t.compiles},
-                 {"recompiles", t.recompiles},
-                 {"graph_breaks", t.graph_breaks},
-                 {"failures", t.failures},
-                 {"compile_time_s", t.compile_time_s},
-                 {"recompile_limit_hits", t.recompile_limit_hits},
-                 {"runs", t.runs}};
-  j["empty"] = t.empty();
+  j["totals"] = totals_json(d.totals);
+  j["empty"] = d.totals.empty();
   j["frames"] = frames_json(d);
   j["graph_breaks"] = graph_breaks_json(d);
   j["failures"] = failures_json(d);
@@ -395,6 +398,23 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const Mu
   return o;
 }
 
+namespace {
+
+// The totals summed over the ranks that could be read (a job's
+// summary["totals"], like one log's).
+json job_totals_json(const std::vector<RankDiagnosis>& ranks) {
+  Totals sum;
+  sum.runs = 0;
+  for (const auto& r : ranks)
+    if (r.error.empty()) {
+      add_totals(&sum, r.doctor.totals);
+      sum.runs = std::max(sum.runs, r.doctor.totals.runs);
+    }
+  return totals_json(sum);
+}
+
+}  // namespace
+
 std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
                                const std::string& command_line) {
   json j;
@@ -409,6 +429,7 @@ std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks, const Mu
     list.push_back(item);
   }
   j["ranks"] = list;
+  j["totals"] = job_totals_json(ranks);
   json div = json::array();
   for (const auto& d : a.doctor)
     div.push_back(

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/checks.h"
 #include "cli/diagnosed.h"
@@ -24,6 +25,7 @@ struct Limits {
   std::string baseline;
   std::optional<double> max_ratio;
   bool same_artifacts = false;
+  bool json = false;
 };
 
 void add_options(CLI::App& app, std::string* log, Limits* l) {
@@ -50,12 +52,15 @@ void add_options(CLI::App& app, std::string* log, Limits* l) {
   app.add_flag("--same-artifacts", l->same_artifacts,
                "With --baseline: fail when an artifact of a compile both have (a graph, guards, "
                "output code) differs apart from run-to-run noise (docs/diff.md)");
+  app.add_flag("--json", l->json,
+               "Print the verdict as JSON: passed, the limits broken, the totals (docs/summary.md); "
+               "the exit status is the same");
 }
 
 // (label, totals) per log: one for a file, one per rank for a folder or
 // text that names ranks; nullopt when it cannot be read (said).
 using Labelled = std::vector<std::pair<std::string, analysis::Totals>>;
-std::optional<Labelled> totals_of(const std::string& log) {
+std::optional<Labelled> totals_of(const std::string& log, bool json) {
   Labelled logs;
   std::optional<std::vector<analysis::RankDiagnosis>> ranks;
   if (is_dir(log)) {
@@ -71,7 +76,9 @@ std::optional<Labelled> totals_of(const std::string& log) {
   }
   for (const auto& r : ranks ? *ranks : std::vector<analysis::RankDiagnosis>{}) {
     if (!r.error.empty()) {
-      std::printf("tlscope check: rank %u: %s\n", r.log.rank, r.error.c_str());
+      // With --json, standard output holds JSON or nothing.
+      std::fprintf(json ? stderr : stdout, "tlscope check: rank %u: %s\n", r.log.rank,
+                   r.error.c_str());
       return std::nullopt;
     }
     logs.emplace_back(fmt::format("rank {}: ", r.log.rank), r.doctor.totals);
@@ -107,7 +114,7 @@ void over_limits(const std::string& label, const analysis::Totals& t, const Limi
 // "tlscope check: ok (2 recompiles, 0 graph breaks, 0 failures, 1.30 s, ...)"
 void print_ok(const Labelled& logs, size_t empty, bool same_artifacts) {
   analysis::Totals sum;
-  for (const auto& [label, t] : logs) add_totals(&sum, t);
+  for (const auto& [label, t] : logs) analysis::add_totals(&sum, t);
   std::string extra;
   if (logs.size() > 1) extra += fmt::format(", {} ranks", logs.size());
   if (empty > 0)
@@ -119,6 +126,25 @@ void print_ok(const Labelled& logs, size_t empty, bool same_artifacts) {
               plural(sum.graph_breaks, "graph break", "graph breaks").c_str(),
               plural(sum.failures, "failure", "failures").c_str(), sum.compile_time_s,
               extra.c_str());
+}
+
+// {"passed": ..., "broken": [...], "totals": {...}}: what a program reads
+// (the Python module's tlscope.check).
+void print_json(const Labelled& logs, const std::vector<std::string>& over) {
+  analysis::Totals sum;
+  for (const auto& [label, t] : logs) analysis::add_totals(&sum, t);
+  nlohmann::ordered_json j;
+  j["passed"] = over.empty();
+  j["broken"] = over;
+  j["totals"] = {{"frames", sum.frames},
+                 {"compiles", sum.compiles},
+                 {"recompiles", sum.recompiles},
+                 {"graph_breaks", sum.graph_breaks},
+                 {"failures", sum.failures},
+                 {"compile_time_s", sum.compile_time_s},
+                 {"recompile_limit_hits", sum.recompile_limit_hits}};
+  j["ranks"] = logs.size() > 1 ? logs.size() : 0;
+  std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 // The paths and flags that must agree before anything is read; 0 when they do.
@@ -161,10 +187,15 @@ int check_command(int argc, char** argv) {
     base = d->one ? d->one->totals : sum_of(d->ranks);
   }
   if (allowed_empty) {
-    std::printf("tlscope check: ok (nothing compiled: %s is empty; --allow-empty)\n", log.c_str());
+    if (l.json)
+      print_json(Labelled{{"", analysis::Totals{}}}, {});
+    else
+      std::printf("tlscope check: ok (nothing compiled: %s is empty; --allow-empty)\n",
+                  log.c_str());
     return 0;
   }
-  auto logs = pair ? std::optional<Labelled>(Labelled{{"", b.doctor.totals}}) : totals_of(log);
+  auto logs =
+      pair ? std::optional<Labelled>(Labelled{{"", b.doctor.totals}}) : totals_of(log, l.json);
   if (!logs) return 1;
   std::vector<std::string> over;
   size_t empty = 0;
@@ -184,8 +215,12 @@ int check_command(int argc, char** argv) {
   if (pair && empty == 0)
     for (const auto& c : artifact_changes(a, b))
       over.push_back("artifact differs from the baseline: " + c);
-  for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
-  if (over.empty()) print_ok(*logs, empty, l.same_artifacts);
+  if (l.json) {
+    print_json(*logs, over);
+  } else {
+    for (const auto& line : over) std::printf("tlscope check: %s\n", line.c_str());
+    if (over.empty()) print_ok(*logs, empty, l.same_artifacts);
+  }
   return over.empty() ? 0 : 1;
 }
 

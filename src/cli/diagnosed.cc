@@ -101,17 +101,9 @@ std::string plural(uint64_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-void add_totals(analysis::Totals* sum, const analysis::Totals& t) {
-  sum->recompiles += t.recompiles;
-  sum->graph_breaks += t.graph_breaks;
-  sum->failures += t.failures;
-  sum->recompile_limit_hits += t.recompile_limit_hits;
-  sum->compile_time_s += t.compile_time_s;
-}
-
 analysis::Totals sum_of(const std::vector<analysis::RankDiagnosis>& ranks) {
   analysis::Totals sum;
-  for (const auto& r : ranks) add_totals(&sum, r.doctor.totals);
+  for (const auto& r : ranks) analysis::add_totals(&sum, r.doctor.totals);
   return sum;
 }
 

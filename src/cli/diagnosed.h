@@ -27,7 +27,6 @@ std::optional<Diagnosed> diagnose_input(const std::string& log);
 std::optional<std::vector<analysis::RankDiagnosis>> diagnose_dir(const std::string& dir);
 std::vector<analysis::RankSummary> summaries_of(const std::vector<analysis::RankDiagnosis>& ranks);
 std::string plural(uint64_t n, const char* one, const char* many);
-void add_totals(analysis::Totals* sum, const analysis::Totals& t);
 analysis::Totals sum_of(const std::vector<analysis::RankDiagnosis>& ranks);
 bool is_dir(const std::string& p);
 
