@@ -1,10 +1,10 @@
-# Thin wrapper over CMake: `make demo`, `make test`, `make bench`.
+# Thin wrapper over CMake: `make demo`, `make test`, `make bench`, `make package`.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all setup configure build demo test bench fuzz clean
+.PHONY: all setup configure build demo test bench fuzz package clean
 
 all: build
 
@@ -43,6 +43,19 @@ test: configure
 # The libFuzzer harnesses, FUZZ_SECONDS each (default 60; fuzz/run.sh).
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
+
+# The Debian package, build/tlscope_<version>_<arch>.deb (docs/install.md):
+# the tool's packages (dpkg-dev comes with build-essential), the build folder
+# configured as it is (a new one without the tests), tlscope and its man page
+# and completions built, then cpack; the last line is the package's path.
+package:
+	@TLSCOPE_SETUP=tool bash scripts/setup
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) \
+	  $(if $(wildcard $(BUILD)/CMakeCache.txt),,-DTLSCOPE_TESTS=OFF) >/dev/null
+	@echo "make package: building tlscope, its man page and completions, then the .deb"
+	@cmake --build $(BUILD) --target tlscope tlscope_cli_docs -j $(JOBS)
+	@cd $(BUILD) && cpack -G DEB >cpack.log 2>&1 || { cat cpack.log; exit 1; }
+	@echo "Package: $$(sed -n 's/^CPack: - package: \(.*\) generated\.$$/\1/p' $(BUILD)/cpack.log)"
 
 bench: build
 	@cmake --build $(BUILD) --target tlscope_md5_bench -j $(JOBS) >/dev/null && $(BUILD)/tlscope_md5_bench
