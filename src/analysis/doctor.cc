@@ -87,13 +87,14 @@ void add_id(std::vector<CompileRef>* ids, const CompileRef& id) {
 // Phases as a tree walked depth first, each level in the order it began; a
 // phase whose parent never ended is shown at the top.
 std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
-    const std::vector<model::Phase>& phases) {
+    const std::vector<model::Phase>& phases, const model::ChromiumSummary& chromium) {
   std::vector<const model::Phase*> sorted;
   for (const auto& p : phases) sorted.push_back(&p);
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto* a, const auto* b) { return a->start_us < b->start_us; });
+  auto path_of = [&](const model::Phase* p) -> const std::string& { return chromium.text(p->path); };
   std::set<std::string> paths;
-  for (const auto* p : sorted) paths.insert(p->path);
+  for (const auto* p : sorted) paths.insert(path_of(p));
   auto parent_of = [](const std::string& path) {
     size_t slash = path.rfind('/');
     return slash == std::string::npos ? std::string() : path.substr(0, slash);
@@ -102,11 +103,11 @@ std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
   std::function<void(const std::string&, uint32_t)> walk = [&](const std::string& parent,
                                                                uint32_t depth) {
     for (const auto* p : sorted) {
-      std::string up = parent_of(p->path);
+      std::string up = parent_of(path_of(p));
       bool top = parent.empty() && (up.empty() || !paths.count(up));
       if ((parent.empty() ? top : up == parent) && out.size() < phases.size()) {
         out.emplace_back(p, depth);
-        walk(p->path, depth + 1);
+        walk(path_of(p), depth + 1);
       }
     }
   };
@@ -408,12 +409,13 @@ class Diagnoser {
     // Chromium events time every phase and its nesting: their tree replaces
     // the one above; the flat list keeps the metrics' names.
     s.phase_tree.clear();
-    for (const auto& [p, depth] : tree_order(ph->second)) {
-      s.phase_tree.push_back({p->name, depth, p->seconds});
-      s.phases.try_emplace(p->name, 0.0);
+    const auto& chromium = m_.chromium;
+    for (const auto& [p, depth] : tree_order(ph->second, chromium)) {
+      s.phase_tree.push_back({chromium.text(p->name), depth, p->seconds});
+      s.phases.try_emplace(chromium.text(p->name), 0.0);
     }
     std::map<std::string, double> sums;
-    for (const auto& p : ph->second) sums[p.name] += p.seconds;
+    for (const auto& p : ph->second) sums[chromium.text(p.name)] += p.seconds;
     for (const auto& [name, secs] : sums)
       if (auto it = s.phases.find(name); it != s.phases.end() && it->second == 0.0)
         it->second = secs;

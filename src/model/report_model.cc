@@ -2,6 +2,12 @@
 
 namespace tlscope::model {
 
+uint32_t ChromiumSummary::intern(std::string_view s) {
+  auto [it, added] = ids_.try_emplace(std::string(s), static_cast<uint32_t>(texts_.size()));
+  if (added) texts_.emplace_back(s);
+  return it->second;
+}
+
 const char* status_class(Status s) {
   switch (s) {
     case Status::kMissing:

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -72,10 +74,12 @@ struct TensorInput {
 };
 
 // The B/E event pairs of one name at one place in a compile's nesting
-// ("dynamo" > "backend_compile" > "inductor_compile" ...), summed.
+// ("dynamo" > "backend_compile" > "inductor_compile" ...), summed. Its name
+// and path are ids of ChromiumSummary::text: a log repeats a few dozen of
+// them over every compile.
 struct Phase {
-  std::string name;
-  std::string path;  // names of the enclosing phases and this one, joined by '/'
+  uint32_t name = 0;
+  uint32_t path = 0;  // names of the enclosing phases and this one, joined by '/'
   uint32_t depth = 0;
   double start_us = 0;  // of the first pair
   double seconds = 0;
@@ -85,6 +89,13 @@ struct ChromiumSummary {
   uint64_t events = 0;
   // Per compile (run and metrics bucket): its phases in the order they began.
   std::unordered_map<CompileRef, std::vector<Phase>, CompileRefHash> phases;
+  // The names and paths of phases, each kept once.
+  const std::string& text(uint32_t id) const { return texts_[id]; }
+  uint32_t intern(std::string_view s);
+
+ private:
+  std::vector<std::string> texts_;
+  std::unordered_map<std::string, uint32_t> ids_;
 };
 
 // A `recompile_reasons` artifact: why the cached entries of this frame failed
@@ -157,7 +168,9 @@ struct ReportModel {
   StackTrie unknown_trie;
   std::unordered_map<trace::CompileId, Stack, trace::CompileIdHash> start_stacks;  // raw id
   std::unordered_map<trace::CompileId, BucketFlags, trace::CompileIdHash> buckets;
-  std::vector<MetricsRecord> metrics;
+  // A deque: one record per compile, and a vector's growth would hold two
+  // copies of them all at once.
+  std::deque<MetricsRecord> metrics;
   std::vector<FailureRow> failures;
   ChromiumSummary chromium;
   std::vector<RecompileReasons> recompile_reasons;

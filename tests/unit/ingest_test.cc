@@ -396,7 +396,7 @@ std::vector<Sample> samples() {
          ASSERT_EQ(r.model.chromium.phases.size(), 1u);
          const auto& phases = r.model.chromium.phases.begin()->second;
          ASSERT_EQ(phases.size(), 1u);
-         EXPECT_EQ(phases[0].name, "dynamo");
+         EXPECT_EQ(r.model.chromium.text(phases[0].name), "dynamo");
          EXPECT_DOUBLE_EQ(phases[0].seconds, 2.5);
          ASSERT_EQ(r.sink.pages.size(), 2u);
          EXPECT_EQ(r.sink.pages[0].rfind("ChromiumEvent {\n    \"args\": {", 0), 0u)

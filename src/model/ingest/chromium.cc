@@ -57,15 +57,17 @@ void IngestState::note_phase(simdjson::dom::element e) {
     double secs = (*ts - open[i].ts) / 1e6;
     // The run at the end of a pair: a new run's first pairs begin before
     // its dynamo_start says that it is a new run.
-    auto& phases = model_->chromium.phases[{model_->runs.current(), bucket}];
+    auto& chromium = model_->chromium;
+    auto& phases = chromium.phases[{model_->runs.current(), bucket}];
+    uint32_t path = chromium.intern(open[i].path);
     auto p = std::find_if(phases.begin(), phases.end(),
-                          [&](const model::Phase& q) { return q.path == open[i].path; });
+                          [&](const model::Phase& q) { return q.path == path; });
     if (secs >= 0 && p != phases.end()) {
       p->seconds += secs;
     } else if (secs >= 0 && phases.size() < kMaxPhases) {
       uint32_t depth =
           static_cast<uint32_t>(std::count(open[i].path.begin(), open[i].path.end(), '/'));
-      phases.push_back({open[i].name, open[i].path, depth, open[i].ts, secs});
+      phases.push_back({chromium.intern(open[i].name), path, depth, open[i].ts, secs});
     }
     open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
     if (open.empty()) open_phases_.erase(it);
