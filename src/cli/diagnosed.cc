@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/summary.h"
 #include "base/parallel.h"
 #include "cli/checks.h"
 #include "io/rank_logs.h"
@@ -23,16 +24,20 @@ std::optional<Diagnosed> diagnose_text(const std::string& log) {
     error(read.error);
     return std::nullopt;
   }
-  Diagnosed d;
-  if (read.models.size() == 1) {
-    d.one = analysis::diagnose(read.models.front());
-    return d;
-  }
-  for (const auto& m : read.models) d.ranks.push_back(analysis::diagnose_rank(*m.rank, log, m));
-  return d;
+  return diagnose_models(read.models, log);
 }
 
 }  // namespace
+
+Diagnosed diagnose_models(const std::vector<model::ReportModel>& models, const std::string& log) {
+  Diagnosed d;
+  if (models.size() == 1) {
+    d.one = analysis::diagnose(models.front());
+    return d;
+  }
+  for (const auto& m : models) d.ranks.push_back(analysis::diagnose_rank(*m.rank, log, m));
+  return d;
+}
 
 // Reads the log into the model, a TORCH_TRACE log or TORCH_LOGS text; nullopt
 // (with a message printed) on failure or when it is neither.
@@ -110,6 +115,16 @@ analysis::Totals sum_of(const std::vector<analysis::RankDiagnosis>& ranks) {
 bool is_dir(const std::string& p) {
   std::error_code ec;
   return std::filesystem::is_directory(p, ec);
+}
+
+std::string summary_output(const Diagnosed& d, const std::string& log, const SummaryFormat& f) {
+  if (!d.one) {
+    auto a = analysis::analyze_ranks(summaries_of(d.ranks));
+    return f.json ? analysis::ranks_summary_json(d.ranks, a, f.command_line)
+                  : analysis::ranks_summary_text(d.ranks, a, f.color);
+  }
+  return f.json ? analysis::summary_json(*d.one, log, f.command_line)
+                : analysis::summary_text(*d.one, log, f.color, 100, f.all);
 }
 
 }  // namespace tlscope::cli

@@ -10,6 +10,7 @@
 
 #include "analysis/doctor.h"
 #include "analysis/ranks.h"
+#include "model/report_model.h"
 
 namespace tlscope::cli {
 
@@ -23,6 +24,16 @@ struct Diagnosed {
 // A trace log or TORCH_LOGS text; nullopt (with a message printed) on
 // failure or when it is neither.
 std::optional<Diagnosed> diagnose_input(const std::string& log);
+// How `summary` prints: summary.json or text (colored, every frame or those
+// worth a look).
+struct SummaryFormat {
+  bool json = false, all = false, color = false;
+  std::string command_line;
+};
+std::string summary_output(const Diagnosed& d, const std::string& log, const SummaryFormat& f);
+
+// The models of TORCH_LOGS text (one, or one per rank) diagnosed.
+Diagnosed diagnose_models(const std::vector<model::ReportModel>& models, const std::string& log);
 // A folder of rank logs: every rank diagnosed, in parallel.
 std::optional<std::vector<analysis::RankDiagnosis>> diagnose_dir(const std::string& dir);
 std::vector<analysis::RankSummary> summaries_of(const std::vector<analysis::RankDiagnosis>& ranks);

@@ -15,6 +15,7 @@
 #include "cli/checks.h"
 #include "cli/check_command.h"
 #include "cli/diagnosed.h"
+#include "cli/follow_text.h"
 #include "cli/show_text.h"
 #include "trace/compile_id.h"
 #include "trace/content.h"
@@ -43,31 +44,35 @@ int summary(int argc, char** argv) {
   app.add_flag("--all", all,
                "List every frame (by default: those that recompiled, restarted or failed, and "
                "the slowest few of the others)");
+  bool follow = false, quiet = false;
+  app.add_flag("--follow", follow,
+               "With - (TORCH_LOGS text on standard input): pass the input through to standard "
+               "output as it comes, say each recompile, recompile-limit hit and new graph break "
+               "on standard error as it happens, and end with the summary there");
+  app.add_flag("--quiet", quiet, "With --follow: no line per event, only the summary at the end");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
+  SummaryFormat f{json, all, ::isatty(STDOUT_FILENO) != 0, command_line(argc, argv)};
+  if (follow) {
+    if (log != "-")
+      return error("--follow reads TORCH_LOGS text on standard input: python train.py 2>&1 | "
+                   "tlscope summary - --follow",
+                   kExitUsage);
+    f.color = ::isatty(STDERR_FILENO) != 0;
+    return follow_text(f, quiet);
+  }
+  if (quiet) return error("--quiet goes with --follow", kExitUsage);
   if (log != "-")
     if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
-  std::optional<std::vector<analysis::RankDiagnosis>> ranks;
-  std::optional<analysis::DoctorReport> one;
+  std::optional<Diagnosed> d;
   if (is_dir(log)) {
-    ranks = diagnose_dir(log);
+    auto ranks = diagnose_dir(log);
     if (!ranks) return 1;
+    d = Diagnosed{std::nullopt, std::move(*ranks)};
   } else {
-    auto d = diagnose_input(log);
+    d = diagnose_input(log);
     if (!d) return 1;
-    if (d->one)
-      one = std::move(d->one);
-    else
-      ranks = std::move(d->ranks);
   }
-  std::string out;
-  if (ranks) {
-    auto a = analysis::analyze_ranks(summaries_of(*ranks));
-    out = json ? analysis::ranks_summary_json(*ranks, a, command_line(argc, argv))
-               : analysis::ranks_summary_text(*ranks, a, ::isatty(STDOUT_FILENO) != 0);
-  } else {
-    out = json ? analysis::summary_json(*one, log, command_line(argc, argv))
-               : analysis::summary_text(*one, log, ::isatty(STDOUT_FILENO) != 0, 100, all);
-  }
+  std::string out = summary_output(*d, log, f);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

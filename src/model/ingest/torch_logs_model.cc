@@ -263,19 +263,26 @@ TextRead read_text_log(const std::string& path) {
     out.error = lines.error();
     return out;
   }
-  auto ranks = text_ranks(reader.events());
+  out.models = text_models(reader.events(), path);
+  out.ok = true;
+  return out;
+}
+
+std::vector<model::ReportModel> text_models(const trace::torch_logs::Events& events,
+                                            const std::string& path) {
+  std::vector<model::ReportModel> models;
+  auto ranks = text_ranks(events);
   auto one = [&](std::optional<uint32_t> rank) {
-    model::ReportModel& m = out.models.emplace_back();
+    model::ReportModel& m = models.emplace_back();
     m.input_path = path;
-    add_text_events(reader.events(), &m, rank);
+    add_text_events(events, &m, rank);
   };
   if (ranks.size() <= 1) {
     one(ranks.empty() ? std::nullopt : std::optional<uint32_t>(ranks.front()));
   } else {
     for (uint32_t r : ranks) one(r);
   }
-  out.ok = true;
-  return out;
+  return models;
 }
 
 }  // namespace tlscope::ingest

@@ -34,5 +34,8 @@ struct TextRead {
 };
 // `path`: a file (plain, .gz or .zst), or "-" for standard input.
 TextRead read_text_log(const std::string& path);
+// The models of events already read (`path` names their input).
+std::vector<model::ReportModel> text_models(const trace::torch_logs::Events& events,
+                                            const std::string& path);
 
 }  // namespace tlscope::ingest

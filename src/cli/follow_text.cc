@@ -1,0 +1,137 @@
+#include "cli/follow_text.h"
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "analysis/classify.h"
+#include "analysis/graph_breaks.h"
+#include "cli/checks.h"
+#include "io/byte_source.h"
+#include "io/line_reader.h"
+#include "model/ingest/torch_logs_model.h"
+#include "trace/torch_logs.h"
+
+namespace tlscope::cli {
+namespace {
+
+namespace tl = trace::torch_logs;
+
+// PyTorch's default torch._dynamo.config.recompile_limit: past it a frame
+// runs eagerly. Said from halfway on.
+constexpr size_t kDefaultLimit = 8;
+
+std::string where(const std::string& function, const std::string& file, int64_t line) {
+  if (function.empty() && file.empty()) return "a frame";
+  if (file.empty()) return function;
+  return fmt::format("{} ({}:{})", function.empty() ? "?" : function, file, line);
+}
+
+// A reason as one short line: without the cache entry it names ("0/1: "),
+// blanks run together, without a "Graph Break Reason: " label.
+std::string tidy(std::string_view text) {
+  size_t colon = text.find(": ");
+  if (colon != std::string_view::npos && colon < 12 &&
+      text.substr(0, colon).find_first_not_of("0123456789/_") == std::string_view::npos)
+    text.remove_prefix(colon + 2);
+  constexpr std::string_view kLabel = "Graph Break Reason: ";
+  if (text.substr(0, kLabel.size()) == kLabel) text.remove_prefix(kLabel.size());
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string rank_prefix(const std::optional<uint32_t>& rank) {
+  return rank ? fmt::format("rank {}: ", *rank) : std::string();
+}
+
+// Says the events the reader has closed since the last call, once each.
+class EventLines {
+ public:
+  explicit EventLines(const tl::Events& events) : events_(events) {}
+
+  void say_new() {
+    for (; recompiles_ < events_.recompiles.size(); ++recompiles_)
+      say_recompile(events_.recompiles[recompiles_]);
+    for (; limits_ < events_.limit_hits.size(); ++limits_) say_limit(events_.limit_hits[limits_]);
+    for (; breaks_ < events_.graph_breaks.size(); ++breaks_) say_break(events_.graph_breaks[breaks_]);
+  }
+
+ private:
+  void say(const std::string& text) {
+    std::fprintf(stderr, "tlscope: %s\n", text.c_str());
+    std::fflush(stderr);
+  }
+
+  void say_recompile(const tl::Recompile& r) {
+    size_t n = ++per_frame_[{r.rank, r.function, r.file, r.line}];
+    std::string guard = r.reasons.empty() ? std::string("(no reason printed)") : tidy(r.reasons.front());
+    auto category = analysis::classify_recompile(guard);
+    std::string id = r.compile_id.empty() ? std::string() : " [" + r.compile_id + "]";
+    std::string near = n * 2 >= kDefaultLimit
+                           ? fmt::format("; recompile {} of {} before it runs eagerly (the default "
+                                         "recompile_limit)",
+                                         n, kDefaultLimit)
+                           : std::string();
+    say(fmt::format("{}recompile of {}{}: {} ({}){}", rank_prefix(r.rank),
+                    where(r.function, r.file, r.line), id, guard,
+                    analysis::category_name(category), near));
+  }
+
+  void say_limit(const tl::LimitHit& h) {
+    say(fmt::format("{}{} hit {} ({}): it runs eagerly from now on{}", rank_prefix(h.rank),
+                    where(h.function, h.file, h.line), h.limit_name, h.limit,
+                    h.last_reason.empty() ? std::string() : "; last reason: " + tidy(h.last_reason)));
+  }
+
+  void say_break(const tl::GraphBreak& b) {
+    if (b.duplicate) return;
+    auto category = analysis::classify_graph_break(b.text);
+    say(fmt::format("{}graph break in {}: {} ({})", rank_prefix(b.rank),
+                    where(b.function, b.file, b.line), tidy(analysis::graph_break_cause_text(b.text)),
+                    analysis::category_name(category)));
+  }
+
+  const tl::Events& events_;
+  size_t recompiles_ = 0, limits_ = 0, breaks_ = 0;
+  std::map<std::tuple<std::optional<uint32_t>, std::string, std::string, int64_t>, size_t>
+      per_frame_;
+};
+
+}  // namespace
+
+int follow_text(const SummaryFormat& format, bool quiet) {
+  std::string why;
+  auto source = io::open_source("/dev/stdin", &why);
+  if (!source) return error(why);
+  io::LineReader lines(std::move(source));
+  // The program's output goes on as it comes, partial lines included.
+  lines.set_tee([](const char* p, size_t n) {
+    std::fwrite(p, 1, n, stdout);
+    std::fflush(stdout);
+  });
+  tl::Reader reader;
+  EventLines events(reader.events());
+  io::Line line;
+  while (lines.next(&line)) {
+    reader.feed(line.text);
+    if (!quiet) events.say_new();
+  }
+  reader.finish();
+  if (!quiet) events.say_new();
+  if (!lines.error().empty()) return error("standard input: " + lines.error());
+  Diagnosed d = diagnose_models(ingest::text_models(reader.events(), "-"), "-");
+  std::string out = summary_output(d, "-", format);
+  std::fwrite(out.data(), 1, out.size(), stderr);
+  return 0;
+}
+
+}  // namespace tlscope::cli

@@ -1,0 +1,202 @@
+// `python train.py 2>&1 | tlscope summary - --follow` (issue 29, standard
+// input): a writer feeds each TORCH_LOGS fixture in random pieces with
+// pauses, cutting lines in the middle. The program's output must come out
+// unchanged, each recompile, limit hit and graph break be said as it
+// happens, and the summary at the end be the one of the whole text.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "run_helper.h"
+
+namespace tlscope_test {
+namespace {
+
+using nlohmann::json;
+
+// Runs `tlscope args...` with `input` written to its standard input in
+// pieces of 1 to 200 bytes, a pause of up to 3 ms after some of them.
+// With `probe`: once its first `bytes` are written, waits (up to 20 s) for
+// standard error to hold `text`, and says whether it did before the input ended.
+struct Probe {
+  size_t bytes = 0;
+  std::string text;
+  bool seen = false;
+};
+
+bool appears(const fs::path& file, const std::string& text) {
+  for (int i = 0; i < 2000; ++i) {
+    if (read_file(file).find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+RunResult run_fed(const std::vector<std::string>& args, const std::string& input,
+                  const fs::path& scratch, unsigned seed, Probe* probe = nullptr) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) throw std::runtime_error("pipe");
+  std::vector<std::string> argv_s = {kBin};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  fs::path out = scratch / "follow.out", err = scratch / "follow.err";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pipe_fds[0], 0);
+  posix_spawn_file_actions_addclose(&fa, pipe_fds[1]);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, kBin.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(pipe_fds[0]);
+  if (rc != 0) throw std::runtime_error("cannot start " + kBin);
+  std::mt19937 rng(seed);
+  for (size_t at = 0; at < input.size();) {
+    if (probe && at == probe->bytes) probe->seen = appears(err, probe->text);
+    size_t n = std::min<size_t>(input.size() - at, 1 + rng() % 200);
+    if (probe && at < probe->bytes) n = std::min(n, probe->bytes - at);
+    if (::write(pipe_fds[1], input.data() + at, n) != static_cast<ssize_t>(n))
+      throw std::runtime_error("write");
+    at += n;
+    if (rng() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));
+  }
+  ::close(pipe_fds[1]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("waitpid");
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+size_t count_lines(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (const auto& l : split_lines(text))
+    if (l.rfind("tlscope: ", 0) == 0 && l.find(part) != std::string::npos) ++n;
+  return n;
+}
+
+std::vector<fs::path> fixtures() {
+  std::vector<fs::path> v;
+  for (const auto& e : fs::directory_iterator(kData / "torch_logs")) v.push_back(e.path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(FollowText, OutputPassesThroughAndEventsAndSummaryMatchTheWholeText) {
+  TempDir tmp;
+  ASSERT_GE(fixtures().size(), 5u);
+  unsigned seed = 1;
+  for (const auto& f : fixtures()) {
+    SCOPED_TRACE(f.string());
+    std::string text = read_file(f);
+    auto r = run_fed({"summary", "-", "--follow"}, text, tmp.path(), seed++);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, text);  // byte for byte, \r and all
+
+    // The summary at the end: that of the whole text read at once.
+    auto whole = run_fed({"summary", "-"}, text, tmp.path(), 99);
+    ASSERT_EQ(whole.exit_code, 0);
+    ASSERT_FALSE(whole.out.empty());
+    ASSERT_GE(r.err.size(), whole.out.size());
+    EXPECT_EQ(r.err.substr(r.err.size() - whole.out.size()), whole.out);
+
+    // One line per recompile and per graph break the doctor counts; a line
+    // per limit hit (a frame may hit it on several ranks or limits).
+    json j = json::parse(run_fed({"summary", "-", "--json"}, text, tmp.path(), 7).out);
+    std::vector<json> sums;
+    if (j.contains("ranks"))
+      for (const auto& rank : j["ranks"]) sums.push_back(rank["summary"]);
+    else
+      sums.push_back(j);
+    size_t recompiles = 0, breaks = 0, hits = 0;
+    for (const auto& s : sums) {
+      recompiles += s["totals"]["recompiles"].get<size_t>();
+      breaks += s["graph_breaks"].size();
+      hits += s["totals"]["recompile_limit_hits"].get<size_t>();
+    }
+    EXPECT_EQ(count_lines(r.err, "recompile of "), recompiles);
+    EXPECT_EQ(count_lines(r.err, "graph break in "), breaks);
+    EXPECT_GE(count_lines(r.err, "runs eagerly from now on"), hits);
+    if (hits > 0) EXPECT_GT(count_lines(r.err, "runs eagerly from now on"), 0u);
+  }
+}
+
+// The events say what the text says: the frame, the guard without its
+// cache entry, its class; near the limit, how near.
+TEST(FollowText, EventLinesNameFrameGuardAndClass) {
+  TempDir tmp;
+  std::string text = read_file(kData / "torch_logs" / "glog_2024.txt");
+  auto r = run_fed({"summary", "-", "--follow"}, text, tmp.path(), 3);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = split_lines(r.err);
+  ASSERT_GE(lines.size(), 4u);
+  EXPECT_EQ(lines[0],
+            "tlscope: recompile of forward (/home/ann/proj/model.py:12) [0/1]: tensor 'L['x']' size "
+            "mismatch at index 0. expected 8, actual 9 (shape)");
+  EXPECT_NE(r.err.find("tlscope: forward (/home/ann/proj/model.py:12) hit recompile_limit (8): it "
+                       "runs eagerly from now on"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("tlscope: graph break in step (/home/ann/proj/model.py:20): Unsupported: "
+                       "builtin: print"),
+            std::string::npos)
+      << r.err;
+}
+
+// An event is said while the program still runs: once the line that starts
+// the next record has come (a record ends where the next begins), before the
+// input ends.
+TEST(FollowText, AnEventIsSaidBeforeTheInputEnds) {
+  TempDir tmp;
+  std::string text = read_file(kData / "torch_logs" / "glog_2024.txt");
+  size_t first = text.find("Recompiling function");
+  ASSERT_NE(first, std::string::npos);
+  size_t next = text.find("Recompiling function", first + 1);
+  ASSERT_NE(next, std::string::npos);
+  Probe probe{text.find('\n', next) + 1, "tlscope: recompile of forward"};
+  auto r = run_fed({"summary", "-", "--follow"}, text, tmp.path(), 4, &probe);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(probe.seen) << r.err;
+  EXPECT_EQ(r.out, text);
+}
+
+TEST(FollowText, QuietSaysOnlyTheSummary) {
+  TempDir tmp;
+  std::string text = read_file(kData / "torch_logs" / "ranks.txt");
+  auto r = run_fed({"summary", "-", "--follow", "--quiet"}, text, tmp.path(), 5);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, text);
+  EXPECT_EQ(count_lines(r.err, ""), 0u) << r.err;
+  EXPECT_EQ(r.err, run_fed({"summary", "-"}, text, tmp.path(), 6).out);
+}
+
+TEST(FollowText, FollowNeedsStandardInputAndQuietNeedsFollow) {
+  TempDir tmp;
+  auto file = run_tlscope({"summary", (kData / "torch_logs" / "ranks.txt").string(), "--follow"},
+                          tmp.path());
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_NE(file.err.find("--follow reads TORCH_LOGS text on standard input"), std::string::npos)
+      << file.err;
+  auto quiet = run_tlscope({"summary", (kData / "torch_logs" / "ranks.txt").string(), "--quiet"},
+                           tmp.path());
+  EXPECT_EQ(quiet.exit_code, 2);
+  EXPECT_NE(quiet.err.find("--quiet goes with --follow"), std::string::npos) << quiet.err;
+}
+
+}  // namespace
+}  // namespace tlscope_test
