@@ -9,11 +9,22 @@ find_package(Python3 3.9 REQUIRED COMPONENTS Interpreter)
 set(_man_page ${PROJECT_BINARY_DIR}/share/man/man1/tlscope.1)
 set(_bash_completion ${PROJECT_BINARY_DIR}/share/bash-completion/completions/tlscope)
 set(_zsh_completion ${PROJECT_BINARY_DIR}/share/zsh/site-functions/_tlscope)
+# The entry point and every module of the package it imports: a change to
+# any of them rewrites the three files. Listed, not globbed, so a new module
+# is added here too.
+set(_cli_docs_scripts
+    ${PROJECT_SOURCE_DIR}/scripts/cli_docs.py
+    ${PROJECT_SOURCE_DIR}/scripts/clidocs/__init__.py
+    ${PROJECT_SOURCE_DIR}/scripts/clidocs/helptext.py
+    ${PROJECT_SOURCE_DIR}/scripts/clidocs/man.py
+    ${PROJECT_SOURCE_DIR}/scripts/clidocs/bash.py
+    ${PROJECT_SOURCE_DIR}/scripts/clidocs/zsh.py)
+# -B: importing the package would otherwise leave __pycache__ in the sources.
 add_custom_command(
   OUTPUT ${_man_page} ${_bash_completion} ${_zsh_completion}
-  COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/cli_docs.py
+  COMMAND Python3::Interpreter -B ${PROJECT_SOURCE_DIR}/scripts/cli_docs.py
           --tlscope $<TARGET_FILE:tlscope> --out ${PROJECT_BINARY_DIR}
-  DEPENDS tlscope ${PROJECT_SOURCE_DIR}/scripts/cli_docs.py
+  DEPENDS tlscope ${_cli_docs_scripts}
   COMMENT "Writing tlscope's man page and shell completions from its --help"
   VERBATIM)
 add_custom_target(tlscope_cli_docs ALL DEPENDS ${_man_page} ${_bash_completion} ${_zsh_completion})
