@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import os
 import re
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -51,12 +53,30 @@ def _log(text: str) -> None:
     print(f"tlscope_build: {text}", file=sys.stderr, flush=True)
 
 
-def _build_binary(config_settings: Optional[Dict[str, str]]) -> Path:
-    settings = config_settings or {}
-    given = settings.get("build-dir") or os.environ.get("TLSCOPE_BUILD_DIR")
+def _given_build_dir(config_settings: Optional[Dict[str, object]]) -> Optional[str]:
+    given = (config_settings or {}).get("build-dir") or os.environ.get("TLSCOPE_BUILD_DIR")
+    if given is not None and not isinstance(given, str):
+        raise RuntimeError("build-dir takes one folder (-C build-dir=DIR, once)")
+    return given
+
+
+def _check_build_of_this_clone(build: Path) -> None:
+    """A build folder of another checkout would pack that checkout's binary
+    under this clone's version."""
+    cache = (build / "CMakeCache.txt").read_text(errors="replace")
+    found = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache, re.M)
+    if found and Path(found.group(1)).resolve() != SOURCE:
+        raise RuntimeError(f"{build} is a build folder of {found.group(1)}, not of {SOURCE}")
+
+
+def _build_binary(config_settings: Optional[Dict[str, object]]) -> Path:
+    given = _given_build_dir(config_settings)
     build = Path(given).resolve() if given else SOURCE / "build-python"
-    jobs = str(os.cpu_count() or 2)
-    if not (build / "CMakeCache.txt").exists():
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    jobs = str(cpus or 2)
+    if (build / "CMakeCache.txt").exists():
+        _check_build_of_this_clone(build)
+    else:
         if given:
             raise RuntimeError(f"{build} is not a CMake build folder (no CMakeCache.txt)")
         _log(f"configuring {build} (Release, no tests)")
@@ -76,6 +96,15 @@ def _build_binary(config_settings: Optional[Dict[str, str]]) -> Path:
     return exe
 
 
+# The same as pyproject.toml's [project] (the package test compares them).
+REQUIRES_PYTHON = ">=3.9"
+CLASSIFIERS = [
+    "Programming Language :: Python :: 3",
+    "Operating System :: POSIX :: Linux",
+    "Typing :: Typed",
+]
+
+
 def _metadata() -> str:
     readme = (SOURCE / "docs" / "python.md").read_text()
     return "\n".join([
@@ -83,11 +112,8 @@ def _metadata() -> str:
         f"Name: {NAME}",
         f"Version: {_version()}",
         f"Summary: {SUMMARY}",
-        "License: see the project's repository",
-        "Requires-Python: >=3.9",
-        "Classifier: Programming Language :: Python :: 3",
-        "Classifier: Operating System :: POSIX :: Linux",
-        "Classifier: Typing :: Typed",
+        f"Requires-Python: {REQUIRES_PYTHON}",
+        *[f"Classifier: {c}" for c in CLASSIFIERS],
         "Description-Content-Type: text/markdown",
         "",
         readme,
@@ -152,7 +178,46 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None) 
     return _write_wheel(wheel_directory, _build_binary(config_settings))
 
 
-# `pip install -e .` gets the same wheel: the binary has to be copied anyway,
-# and the module is small.
-def build_editable(wheel_directory, config_settings=None, metadata_directory=None) -> str:
-    return build_wheel(wheel_directory, config_settings, metadata_directory)
+# No build_editable: an editable install would have to find the binary in a
+# build folder and follow its rebuilds; pip says editable installs are not
+# supported, rather than install a copy that does not follow edits.
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None) -> str:
+    """The dist-info without building the binary (pip asks for it first)."""
+    info = f"{NAME}-{_version()}.dist-info"
+    for name, data in _dist_info_files():
+        target = Path(metadata_directory) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return info
+
+
+def get_requires_for_build_sdist(config_settings=None) -> List[str]:
+    return []
+
+
+def build_sdist(sdist_directory, config_settings=None) -> str:
+    """The clone's tracked files (every file but build folders, where git is
+    not there), with PKG-INFO."""
+    base = f"{NAME}-{_version()}"
+    listed = subprocess.run(["git", "-C", str(SOURCE), "ls-files", "-z"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if listed.returncode == 0:
+        files = [f.decode() for f in listed.stdout.split(b"\0") if f]
+    else:
+        skip = {".git", "node_modules", "__pycache__"}
+        files = [str(p.relative_to(SOURCE)) for p in sorted(SOURCE.rglob("*"))
+                 if p.is_file() and not any(part in skip or part.startswith("build")
+                                            for part in p.relative_to(SOURCE).parts)]
+    name = f"{base}.tar.gz"
+    with tarfile.open(Path(sdist_directory) / name, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        for f in files:
+            if (SOURCE / f).is_file():
+                tar.add(str(SOURCE / f), arcname=f"{base}/{f}", recursive=False)
+        info = tarfile.TarInfo(f"{base}/PKG-INFO")
+        data = _metadata().encode()
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    _log(f"wrote {name}")
+    return name

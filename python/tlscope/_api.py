@@ -28,7 +28,9 @@ class TlscopeError(Exception):
 
 
 class TraceError(TlscopeError):
-    """The input cannot be read, is empty, or is not a trace or TORCH_LOGS text."""
+    """The command failed on its input (exit status 1): it cannot be read, is
+    empty, is neither a trace nor TORCH_LOGS text, or the report's folder
+    already holds a report."""
 
 
 class UsageError(TlscopeError):
@@ -39,8 +41,13 @@ def binary() -> Path:
     """The tlscope binary this package runs: ``$TLSCOPE_BINARY`` when set,
     else the one installed with the package."""
     override = os.environ.get("TLSCOPE_BINARY")
-    exe = Path(override) if override else Path(__file__).resolve().parent / "bin" / "tlscope"
-    if not os.access(exe, os.X_OK):
+    if override:
+        exe = Path(override)
+        if not (exe.is_file() and os.access(exe, os.X_OK)):
+            raise TlscopeError(f"TLSCOPE_BINARY={override} is not an executable file")
+        return exe
+    exe = Path(__file__).resolve().parent / "bin" / "tlscope"
+    if not (exe.is_file() and os.access(exe, os.X_OK)):
         raise TlscopeError(
             f"the tlscope binary is missing at {exe}: reinstall the package (pip install .)"
         )
@@ -51,7 +58,9 @@ def resolve_log(path: PathLike) -> str:
     """The log a path stands for: a file as it is; a folder of rank logs as it
     is (every rank is read); any other folder, its newest file (a TORCH_TRACE
     folder of one process)."""
-    p = Path(path)
+    # Absolute, so that no path ("-x.log", "check", "-") reads as an option,
+    # a subcommand or standard input.
+    p = Path(os.path.abspath(os.fspath(path)))
     if not p.is_dir():
         return str(p)
     files = [f for f in p.iterdir() if f.is_file() and not f.name.startswith(".")]
@@ -64,8 +73,11 @@ def resolve_log(path: PathLike) -> str:
 
 def _run(args: Sequence[str]) -> subprocess.CompletedProcess:
     command = [str(binary()), *args]
+    # The binary writes UTF-8 whatever the locale; nothing is read from the
+    # caller's standard input.
     return subprocess.run(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace"
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        encoding="utf-8", errors="replace",
     )
 
 
@@ -76,6 +88,11 @@ def _message(done: subprocess.CompletedProcess) -> str:
 
 
 def _raise_for(done: subprocess.CompletedProcess, command: Sequence[str]) -> None:
+    if done.returncode < 0:  # killed: not the input's fault
+        raise TlscopeError(
+            f"tlscope was killed by signal {-done.returncode}: {_message(done)}",
+            done.returncode, command,
+        )
     kind = UsageError if done.returncode == _EXIT_USAGE else TraceError
     raise kind(_message(done), done.returncode, command)
 
@@ -109,16 +126,16 @@ def summary(path: PathLike, *, all_frames: bool = False) -> Dict[str, Any]:
     return _json_command(args)
 
 
-@dataclass(frozen=True)
+@dataclass
 class CheckResult:
     """What ``tlscope check`` decided. True when it passed."""
 
     passed: bool
     broken: List[str]  # one line per limit broken, as the command prints it
     totals: Dict[str, Any]  # recompiles, graph_breaks, failures, compile_time_s, ...
-    ranks: int  # ranks of a folder; 0 for one log
+    ranks: int  # ranks of a folder (or of text that names them); 0 for one log
     path: str  # the log (or folder) that was checked
-    _summary: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _summary: Dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return self.passed
@@ -203,6 +220,7 @@ def report(
     rank logs gets the multi-rank report) and returns the path of its
     index.html."""
     log = resolve_log(path)
+    out = Path(os.path.abspath(os.fspath(out)))
     args = [log, "-o", str(out), "--no-browser"]
     if Path(log).is_dir():
         args.append("--all-ranks-html")
@@ -221,4 +239,4 @@ def report(
     done = _run(args)
     if done.returncode != 0:
         _raise_for(done, args)
-    return Path(out) / "index.html"
+    return out / "index.html"

@@ -143,7 +143,10 @@ void print_json(const Labelled& logs, const std::vector<std::string>& over) {
                  {"failures", sum.failures},
                  {"compile_time_s", sum.compile_time_s},
                  {"recompile_limit_hits", sum.recompile_limit_hits}};
-  j["ranks"] = logs.size() > 1 ? logs.size() : 0;
+  // Ranks are labelled ("rank 3: "); one log is not.
+  size_t ranks = 0;
+  for (const auto& [label, t] : logs) ranks += label.empty() ? 0 : 1;
+  j["ranks"] = ranks;
   std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 

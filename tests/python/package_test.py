@@ -38,9 +38,9 @@ def binary_json(*args) -> dict:
     return json.loads(done.stdout)
 
 
-def in_venv(code: str) -> str:
+def in_venv(code: str, cwd=None) -> str:
     """Runs `code` with the environment's Python; returns its standard output."""
-    done = run([VENV / "bin" / "python", "-c", textwrap.dedent(code)])
+    done = run([VENV / "bin" / "python", "-c", textwrap.dedent(code)], cwd=cwd)
     if done.returncode != 0:
         raise AssertionError(f"python in the environment failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout
@@ -81,6 +81,35 @@ class Installed(unittest.TestCase):
         done = run([VENV / "bin" / "python", "-m", "tlscope", "summary", "--bogus"])
         self.assertEqual(done.returncode, 2)
         self.assertIn("log is required", done.stderr)
+
+    def test_metadata_is_pyproject_s(self):
+        try:
+            import tomllib
+        except ImportError:
+            self.skipTest("tomllib needs Python 3.11")
+        project = tomllib.loads((ARGS.source / "pyproject.toml").read_text())["project"]
+        meta = in_venv("import importlib.metadata as m; print(m.metadata('tlscope').as_string())")
+        self.assertIn(f"Summary: {project['description']}\n", meta)
+        self.assertIn(f"Requires-Python: {project['requires-python']}\n", meta)
+        for c in project["classifiers"]:
+            self.assertIn(f"Classifier: {c}\n", meta)
+        version = run([ARGS.build / "tlscope", "--version"]).stdout.split()[1]
+        self.assertIn(f"Version: {version}\n", meta)
+
+    def test_sdist_holds_the_sources_and_pkg_info(self):
+        with tempfile.TemporaryDirectory() as d:
+            name = run([sys.executable, "-c", textwrap.dedent(f"""
+                import sys; sys.path.insert(0, {str(ARGS.source / 'python' / 'build_backend')!r})
+                import tlscope_build; print(tlscope_build.build_sdist({d!r}))
+            """)]).stdout.strip()
+            import tarfile
+            with tarfile.open(Path(d) / name) as tar:
+                names = set(tar.getnames())
+            base = name.removesuffix(".tar.gz")
+            for f in ("pyproject.toml", "CMakeLists.txt", "python/tlscope/_api.py",
+                                "python/build_backend/tlscope_build.py", "PKG-INFO"):
+                self.assertIn(f"{base}/{f}", names)
+            self.assertFalse(any("/build/" in n for n in names))
 
     def test_typed(self):
         files = in_venv("import tlscope, pathlib; "
@@ -135,6 +164,34 @@ class Functions(unittest.TestCase):
         self.assertTrue(good_passed)
         self.assertEqual(good_broken, [])
         self.assertEqual(summary_recompiles, recompiles)
+
+    def test_check_limits_baseline_and_ranks(self):
+        log = str(RECORDED / "shape_change.log.gz")
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "dedicated_log_torch_trace_rank_0_ab.log").write_bytes(
+                gzip.decompress((RECORDED / "shape_change.log.gz").read_bytes()))
+            out = json.loads(in_venv(f"""
+                import tlscope, json
+                base = tlscope.check({log!r}, baseline={log!r})
+                slow = tlscope.check({log!r}, max_graph_breaks=0, max_compile_seconds=0.001)
+                one = tlscope.check({d!r}, max_recompiles=0)
+                print(json.dumps([base.passed, slow.broken, one.ranks, one.broken, one.passed]))
+            """))
+        base_passed, slow_broken, ranks, one_broken, one_passed = out
+        self.assertTrue(base_passed)
+        self.assertEqual(len(slow_broken), 1)
+        self.assertTrue(slow_broken[0].startswith("compile seconds: "), slow_broken)
+        self.assertEqual(ranks, 1)
+        self.assertFalse(one_passed)
+        self.assertEqual(one_broken, ["rank 0: recompiles: 1 > 0"])
+
+    def test_paths_that_look_like_options_are_paths(self):
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "-x.log").write_bytes(
+                gzip.decompress((RECORDED / "shape_change.log.gz").read_bytes()))
+            got = json.loads(in_venv("import tlscope, json; print(json.dumps(tlscope.summary('-x.log')['totals']))",
+                                     cwd=d))
+            self.assertEqual(got["recompiles"], 1)
 
     def test_check_fails_on_an_empty_log_unless_allowed(self):
         with tempfile.TemporaryDirectory() as d:
@@ -207,13 +264,16 @@ class Errors(unittest.TestCase):
                 f"tlscope.diff({log!r}, {'/no/such.log'!r})": ("TraceError", "no such file"),
                 f"tlscope.check({log!r}, max_compile_ratio=2)": ("UsageError", "needs --baseline"),
                 f"tlscope.check({log!r}, max_recompiles=-1)": ("UsageError", "max-recompiles"),
+                "__import__('os').environ.__setitem__('TLSCOPE_BINARY', '/tmp') or tlscope.summary('x')":
+                    ("TlscopeError", "TLSCOPE_BINARY=/tmp is not an executable file"),
             }
             for call, (kind, words) in cases.items():
                 got = self.error_of(call)
                 self.assertEqual(got[0], kind, f"{call}: {got}")
                 self.assertIn(words, got[2], call)
                 self.assertTrue(got[3])
-                self.assertEqual(got[1], 2 if kind == "UsageError" else 1, call)
+                if kind != "TlscopeError":
+                    self.assertEqual(got[1], 2 if kind == "UsageError" else 1, call)
 
 
 def main() -> None:
