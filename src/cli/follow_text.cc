@@ -1,5 +1,6 @@
-#include "cli/follow_text.h"
+#include "cli/follow.h"
 
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -20,33 +21,11 @@ namespace {
 
 namespace tl = trace::torch_logs;
 
-// PyTorch's default torch._dynamo.config.recompile_limit: past it a frame
-// runs eagerly. Said from halfway on.
-constexpr size_t kDefaultLimit = 8;
 
 std::string where(const std::string& function, const std::string& file, int64_t line) {
   if (function.empty() && file.empty()) return "a frame";
   if (file.empty()) return function;
   return fmt::format("{} ({}:{})", function.empty() ? "?" : function, file, line);
-}
-
-// A reason as one short line: without the cache entry it names ("0/1: "),
-// blanks run together, without a "Graph Break Reason: " label.
-std::string tidy(std::string_view text) {
-  size_t colon = text.find(": ");
-  if (colon != std::string_view::npos && colon < 12 &&
-      text.substr(0, colon).find_first_not_of("0123456789/_") == std::string_view::npos)
-    text.remove_prefix(colon + 2);
-  constexpr std::string_view kLabel = "Graph Break Reason: ";
-  if (text.substr(0, kLabel.size()) == kLabel) text.remove_prefix(kLabel.size());
-  std::string out;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
 }
 
 std::string rank_prefix(const std::optional<uint32_t>& rank) {
@@ -73,14 +52,10 @@ class EventLines {
 
   void say_recompile(const tl::Recompile& r) {
     size_t n = ++per_frame_[{r.rank, r.function, r.file, r.line}];
-    std::string guard = r.reasons.empty() ? std::string("(no reason printed)") : tidy(r.reasons.front());
+    std::string guard = r.reasons.empty() ? std::string("(no reason printed)") : event_text(r.reasons.front());
     auto category = analysis::classify_recompile(guard);
     std::string id = r.compile_id.empty() ? std::string() : " [" + r.compile_id + "]";
-    std::string near = n * 2 >= kDefaultLimit
-                           ? fmt::format("; recompile {} of {} before it runs eagerly (the default "
-                                         "recompile_limit)",
-                                         n, kDefaultLimit)
-                           : std::string();
+    std::string near = near_limit(n);
     say(fmt::format("{}recompile of {}{}: {} ({}){}", rank_prefix(r.rank),
                     where(r.function, r.file, r.line), id, guard,
                     analysis::category_name(category), near));
@@ -89,14 +64,14 @@ class EventLines {
   void say_limit(const tl::LimitHit& h) {
     say(fmt::format("{}{} hit {} ({}): it runs eagerly from now on{}", rank_prefix(h.rank),
                     where(h.function, h.file, h.line), h.limit_name, h.limit,
-                    h.last_reason.empty() ? std::string() : "; last reason: " + tidy(h.last_reason)));
+                    h.last_reason.empty() ? std::string() : "; last reason: " + event_text(h.last_reason)));
   }
 
   void say_break(const tl::GraphBreak& b) {
     if (b.duplicate) return;
     auto category = analysis::classify_graph_break(b.text);
     say(fmt::format("{}graph break in {}: {} ({})", rank_prefix(b.rank),
-                    where(b.function, b.file, b.line), tidy(analysis::graph_break_cause_text(b.text)),
+                    where(b.function, b.file, b.line), event_text(analysis::graph_break_cause_text(b.text)),
                     analysis::category_name(category)));
   }
 
@@ -108,15 +83,43 @@ class EventLines {
 
 }  // namespace
 
+std::string near_limit(size_t recompiles) {
+  size_t compiles = recompiles + 1;
+  if (compiles * 2 < kDefaultRecompileLimit) return "";
+  return fmt::format("; compile {} of {} before it runs eagerly (the default recompile_limit)",
+                     compiles, kDefaultRecompileLimit);
+}
+
+std::string event_text(std::string_view text) {
+  size_t colon = text.find(": ");
+  if (colon != std::string_view::npos && colon < 12 &&
+      text.substr(0, colon).find_first_not_of("0123456789/_") == std::string_view::npos)
+    text.remove_prefix(colon + 2);
+  constexpr std::string_view kLabel = "Graph Break Reason: ";
+  if (text.substr(0, kLabel.size()) == kLabel) text.remove_prefix(kLabel.size());
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 int follow_text(const SummaryFormat& format, bool quiet) {
   std::string why;
   auto source = io::open_source("/dev/stdin", &why);
   if (!source) return error(why);
   io::LineReader lines(std::move(source));
-  // The program's output goes on as it comes, partial lines included.
-  lines.set_tee([](const char* p, size_t n) {
-    std::fwrite(p, 1, n, stdout);
-    std::fflush(stdout);
+  // The program's output goes on as it comes, partial lines included. When
+  // standard output goes away (`| head`), tlscope must not die and take the
+  // program down with its pipe: it stops passing output on and reads on.
+  ::signal(SIGPIPE, SIG_IGN);
+  bool passing = true;
+  lines.set_tee([&passing](const char* p, size_t n) {
+    if (!passing) return;
+    if (std::fwrite(p, 1, n, stdout) != n || std::fflush(stdout) != 0) passing = false;
   });
   tl::Reader reader;
   EventLines events(reader.events());

@@ -15,7 +15,7 @@
 #include "cli/checks.h"
 #include "cli/check_command.h"
 #include "cli/diagnosed.h"
-#include "cli/follow_text.h"
+#include "cli/follow.h"
 #include "cli/show_text.h"
 #include "trace/compile_id.h"
 #include "trace/content.h"
@@ -31,6 +31,21 @@ std::string command_line(int argc, char** argv) {
 
 namespace {
 
+// 0 when --follow, --idle and --quiet go together and with the input.
+int check_follow_flags(const std::string& log, bool follow, bool quiet,
+                       const std::optional<double>& idle) {
+  if (!follow && (quiet || idle)) return error("--quiet and --idle go with --follow", kExitUsage);
+  if (!follow) return 0;
+  if (log == "-") {
+    if (idle) return error("--idle is for a log: standard input ends with its program", kExitUsage);
+    return 0;
+  }
+  if (is_dir(log))
+    return error("--follow reads one log (or - for TORCH_LOGS text); " + log + " is a folder",
+                 kExitUsage);
+  return check_log_path(log, LogArg::kFile);
+}
+
 int summary(int argc, char** argv) {
   CLI::App app{"Explain recompilations, graph breaks, failures and compile time",
                "tlscope summary"};
@@ -45,22 +60,24 @@ int summary(int argc, char** argv) {
                "List every frame (by default: those that recompiled, restarted or failed, and "
                "the slowest few of the others)");
   bool follow = false, quiet = false;
+  std::optional<double> idle;
   app.add_flag("--follow", follow,
-               "With - (TORCH_LOGS text on standard input): pass the input through to standard "
-               "output as it comes, say each recompile, recompile-limit hit and new graph break "
-               "on standard error as it happens, and end with the summary there");
+               "Read the log as its program writes it, saying each recompile, failure and graph "
+               "break on standard error as it comes (and the totals so far, on a terminal); end "
+               "at Ctrl+C or --idle, then print the summary. With - (TORCH_LOGS text on standard "
+               "input): the input goes on to standard output unchanged, the summary to standard "
+               "error, at the input's end");
+  app.add_option("--idle", idle, "With --follow on a log: end after SECONDS without a new byte")
+      ->check(non_negative_number());
   app.add_flag("--quiet", quiet, "With --follow: no line per event, only the summary at the end");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   SummaryFormat f{json, all, ::isatty(STDOUT_FILENO) != 0, command_line(argc, argv)};
-  if (follow) {
-    if (log != "-")
-      return error("--follow reads TORCH_LOGS text on standard input: python train.py 2>&1 | "
-                   "tlscope summary - --follow",
-                   kExitUsage);
+  if (int rc = check_follow_flags(log, follow, quiet, idle)) return rc;
+  if (follow && log == "-") {
     f.color = ::isatty(STDERR_FILENO) != 0;
     return follow_text(f, quiet);
   }
-  if (quiet) return error("--quiet goes with --follow", kExitUsage);
+  if (follow) return follow_trace({log, idle.value_or(0), quiet}, f);
   if (log != "-")
     if (int rc = check_log_path(log, LogArg::kFileOrRanks)) return rc;
   std::optional<Diagnosed> d;

@@ -1,17 +1,21 @@
-// `python train.py 2>&1 | tlscope summary - --follow` (issue 29, standard
-// input): a writer feeds each TORCH_LOGS fixture in random pieces with
-// pauses, cutting lines in the middle. The program's output must come out
-// unchanged, each recompile, limit hit and graph break be said as it
-// happens, and the summary at the end be the one of the whole text.
+// `tlscope summary LOG|- --follow` (issue 29). A writer feeds each TORCH_LOGS
+// fixture to standard input, or appends each recorded trace to a log, in
+// random pieces with pauses, cutting lines in the middle. Text must come out
+// unchanged; each recompile, failure, limit hit and graph break be said as
+// it happens; and the summary at the end be the one of the whole input.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include <chrono>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -132,7 +136,9 @@ TEST(FollowText, OutputPassesThroughAndEventsAndSummaryMatchTheWholeText) {
     EXPECT_EQ(count_lines(r.err, "recompile of "), recompiles);
     EXPECT_EQ(count_lines(r.err, "graph break in "), breaks);
     EXPECT_GE(count_lines(r.err, "runs eagerly from now on"), hits);
-    if (hits > 0) EXPECT_GT(count_lines(r.err, "runs eagerly from now on"), 0u);
+    if (hits > 0) {
+      EXPECT_GT(count_lines(r.err, "runs eagerly from now on"), 0u);
+    }
   }
 }
 
@@ -156,6 +162,25 @@ TEST(FollowText, EventLinesNameFrameGuardAndClass) {
                        "builtin: print"),
             std::string::npos)
       << r.err;
+}
+
+// When standard output goes away (`| head`), tlscope reads on and ends with
+// the summary: it must not die of SIGPIPE and take the program's pipe down.
+TEST(FollowText, AClosedStandardOutputDoesNotEndIt) {
+  TempDir tmp;
+  std::string text = read_file(kData / "torch_logs" / "glog_2024.txt");
+  std::string big;
+  for (int i = 0; i < 300; ++i) big += text;  // more than a pipe holds
+  write_file(tmp / "in.txt", big);
+  std::string cmd = "bash -c 'cat \"" + (tmp / "in.txt").string() + "\" | \"" + kBin +
+                    "\" summary - --follow --quiet 2>\"" + (tmp / "err").string() +
+                    "\" | head -c 10 >/dev/null; echo ${PIPESTATUS[1]} >\"" +
+                    (tmp / "rc").string() + "\"'";
+  ASSERT_EQ(run_shell(cmd), 0);
+  EXPECT_EQ(read_file(tmp / "rc"), "0\n");
+  // The summary of all of it: every line was read after stdout closed.
+  EXPECT_EQ(read_file(tmp / "err"), run_fed({"summary", "-"}, big, tmp.path(), 2).out);
+  EXPECT_NE(read_file(tmp / "err").find("600 graph breaks"), std::string::npos);
 }
 
 // An event is said while the program still runs: once the line that starts
@@ -185,17 +210,145 @@ TEST(FollowText, QuietSaysOnlyTheSummary) {
   EXPECT_EQ(r.err, run_fed({"summary", "-"}, text, tmp.path(), 6).out);
 }
 
-TEST(FollowText, FollowNeedsStandardInputAndQuietNeedsFollow) {
+TEST(FollowText, QuietNeedsFollow) {
   TempDir tmp;
-  auto file = run_tlscope({"summary", (kData / "torch_logs" / "ranks.txt").string(), "--follow"},
-                          tmp.path());
-  EXPECT_EQ(file.exit_code, 2);
-  EXPECT_NE(file.err.find("--follow reads TORCH_LOGS text on standard input"), std::string::npos)
-      << file.err;
   auto quiet = run_tlscope({"summary", (kData / "torch_logs" / "ranks.txt").string(), "--quiet"},
                            tmp.path());
   EXPECT_EQ(quiet.exit_code, 2);
-  EXPECT_NE(quiet.err.find("--quiet goes with --follow"), std::string::npos) << quiet.err;
+  EXPECT_NE(quiet.err.find("--quiet and --idle go with --follow"), std::string::npos) << quiet.err;
+}
+
+// Appends `data` to `log` in pieces of 1 byte to 20 KB, pausing up to 10 ms
+// after some: a program writing its trace.
+void append_in_pieces(const fs::path& log, const std::string& data, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::ofstream out(log, std::ios::binary | std::ios::app);
+  for (size_t at = 0; at < data.size();) {
+    size_t n = std::min<size_t>(data.size() - at, 1 + rng() % 20000);
+    out.write(data.data() + at, static_cast<std::streamsize>(n));
+    out.flush();
+    at += n;
+    if (rng() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 10000));
+  }
+}
+
+RunResult wait_for(pid_t pid, const fs::path& out, const fs::path& err) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("waitpid");
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+std::vector<fs::path> recorded_logs() {
+  std::vector<fs::path> v;
+  for (const auto& e : fs::directory_iterator(kData / "recorded"))
+    if (e.path().extension() == ".gz") v.push_back(e.path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+size_t count_matching(const std::string& err, const std::regex& re) {
+  size_t n = 0;
+  for (const auto& l : split_lines(err))
+    if (std::regex_search(l, re)) ++n;
+  return n;
+}
+
+// Every recorded trace written while followed: the summary equals that of
+// the finished log; a line per recompile, failure and graph break the
+// doctor counts.
+TEST(FollowTrace, ALogWrittenWhileFollowedGivesTheSummaryOfTheWholeLog) {
+  TempDir tmp;
+  ASSERT_GE(recorded_logs().size(), 9u);
+  unsigned seed = 1;
+  for (const auto& rec : recorded_logs()) {
+    SCOPED_TRACE(rec.string());
+    fs::path log = tmp / (rec.stem().string());  // x.log
+    write_file(log, "");
+    pid_t pid = spawn_tlscope({"summary", log.string(), "--follow", "--idle", "2"}, tmp / "o",
+                              tmp / "e");
+    append_in_pieces(log, gunzip_file(rec), seed++);
+    auto r = wait_for(pid, tmp / "o", tmp / "e");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto whole = run_tlscope({"summary", log.string()}, tmp.path());
+    ASSERT_EQ(whole.exit_code, 0);
+    EXPECT_EQ(r.out, whole.out);
+
+    json j = json::parse(run_tlscope({"summary", log.string(), "--json"}, tmp.path()).out);
+    const auto& t = j["totals"];
+    EXPECT_EQ(count_matching(r.err, std::regex("^tlscope: (recompile|failure.*\\(recompile [0-9]+\\))")),
+              t["recompiles"].get<size_t>())
+        << r.err;
+    EXPECT_EQ(count_matching(r.err, std::regex("^tlscope: failure")), t["failures"].get<size_t>());
+    EXPECT_EQ(count_matching(r.err, std::regex("^tlscope: graph break")),
+              j["graph_breaks"].size());
+  }
+}
+
+// The lines say the frame, the compile id, the reason and its class.
+TEST(FollowTrace, EventLinesNameTheCompileTheReasonAndTheClass) {
+  TempDir tmp;
+  fs::path log = tmp / "limit.log";
+  write_file(log, gunzip_file(kData / "recorded" / "recompile_limit.log.gz"));
+  auto r = run_tlscope({"summary", log.string(), "--follow", "--idle", "0.2"}, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("tlscope: recompile of f [0/1]: tensor 'x' size mismatch at index 0. "
+                       "expected 2, actual 3 (shape)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("tlscope: failure [0/4] (recompile 4): Unsupported: Dynamo recompile limit "
+                       "exceeded"),
+            std::string::npos)
+      << r.err;
+}
+
+// Ctrl+C ends the following: exit 0, the summary of what was read.
+TEST(FollowTrace, InterruptEndsWithTheSummary) {
+  TempDir tmp;
+  fs::path log = tmp / "shape.log";
+  write_file(log, gunzip_file(kData / "recorded" / "shape_change.log.gz"));
+  pid_t pid = spawn_tlscope({"summary", log.string(), "--follow"}, tmp / "o", tmp / "e");
+  ASSERT_TRUE(appears(tmp / "e", "tlscope: recompile of"));
+  ::kill(pid, SIGINT);
+  auto r = wait_for(pid, tmp / "o", tmp / "e");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, run_tlscope({"summary", log.string()}, tmp.path()).out);
+}
+
+// A partly written last line is waited for, not reported as a bad line.
+TEST(FollowTrace, APartLineIsWaitedFor) {
+  TempDir tmp;
+  std::string data = gunzip_file(kData / "recorded" / "float_constant.log.gz");
+  fs::path log = tmp / "float.log";
+  size_t cut = data.find('\n', data.size() / 2) - 10;  // inside a line
+  write_file(log, data.substr(0, cut));
+  pid_t pid = spawn_tlscope({"summary", log.string(), "--follow", "--idle", "2"}, tmp / "o",
+                            tmp / "e");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  append_in_pieces(log, data.substr(cut), 9);
+  auto r = wait_for(pid, tmp / "o", tmp / "e");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, run_tlscope({"summary", log.string()}, tmp.path()).out);
+  EXPECT_EQ(r.err.find("Warning"), std::string::npos) << r.err;
+}
+
+TEST(FollowTrace, WhatCannotBeFollowedIsAnError) {
+  TempDir tmp;
+  auto gz = run_tlscope({"summary", (kData / "recorded" / "shape_change.log.gz").string(),
+                         "--follow"},
+                        tmp.path());
+  EXPECT_EQ(gz.exit_code, 1);
+  EXPECT_NE(gz.err.find("is compressed: --follow reads a log as it is written"), std::string::npos)
+      << gz.err;
+  auto dir = run_tlscope({"summary", (kData / "recorded").string(), "--follow"}, tmp.path());
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_NE(dir.err.find("is a folder"), std::string::npos) << dir.err;
+  auto idle = run_tlscope({"summary", "-", "--follow", "--idle", "1"}, tmp.path());
+  EXPECT_EQ(idle.exit_code, 2);
 }
 
 }  // namespace

@@ -5,6 +5,31 @@
 #include "trace/trace_reader.h"
 
 namespace tlscope::ingest {
+namespace {
+
+// The builder, with a call after each record it took.
+class AfterRecord : public trace::RecordVisitor {
+ public:
+  AfterRecord(trace::RecordVisitor* inner, const std::function<void()>& after)
+      : inner_(inner), after_(after) {}
+  void on_record(const trace::Record& rec) override {
+    inner_->on_record(rec);
+    after_();
+  }
+  void on_rejected(const trace::Record& rec, trace::Rejection why) override {
+    inner_->on_rejected(rec, why);
+  }
+  void on_string(const trace::Record& rec) override { inner_->on_string(rec); }
+  void on_unreadable(const io::Line& line, const trace::GlogPrefix* prefix) override {
+    inner_->on_unreadable(line, prefix);
+  }
+
+ private:
+  trace::RecordVisitor* inner_;
+  const std::function<void()>& after_;
+};
+
+}  // namespace
 
 void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOptions& opts,
                   RecordSink* sink) {
@@ -18,7 +43,12 @@ void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOp
   ropts.progress = opts.progress;
   ModelBuilder builder(model, opts.ingest, sink);
   trace::TraceReader reader(&lines, &model->stats, &model->strings, ropts);
-  reader.run(&builder);
+  if (!opts.after_record) {
+    reader.run(&builder);
+  } else {
+    AfterRecord notify(&builder, opts.after_record);
+    reader.run(&notify);
+  }
   model->rank = reader.detected_rank();
 }
 

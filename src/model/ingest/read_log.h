@@ -18,6 +18,8 @@ struct ReadOptions {
   IngestOptions ingest;
   // Called with the bytes consumed so far, about every megabyte.
   std::function<void(uint64_t)> progress;
+  // Called after each record is in the model (`--follow` says what is new).
+  std::function<void()> after_record;
 };
 
 // Reads every line of `lines` into `model` (whose input_path the caller
