@@ -102,9 +102,11 @@ class TraceEvents {
     auto now = std::chrono::steady_clock::now();
     if (!force && now - last_status_ < std::chrono::milliseconds(250)) return;
     last_status_ = now;
-    std::fprintf(stderr, "\r\033[Ktlscope: following: %zu compiles, %zu recompiles, %zu graph breaks, "
-                 "%zu failures, %.1f s compiling",
-                 compiles_, recompiles_, graph_breaks_, failures_, seconds_);
+    std::fprintf(stderr, "\r\033[Ktlscope: following: %s, %s, %s, %s, %.1f s compiling",
+                 plural(compiles_, "compile", "compiles").c_str(),
+                 plural(recompiles_, "recompile", "recompiles").c_str(),
+                 plural(graph_breaks_, "graph break", "graph breaks").c_str(),
+                 plural(failures_, "failure", "failures").c_str(), seconds_);
     std::fflush(stderr);
     shown_ = true;
   }
