@@ -440,4 +440,13 @@ std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks, const Mu
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
+std::string check_json(const std::vector<std::string>& broken, const Totals& totals, size_t ranks) {
+  json j;
+  j["passed"] = broken.empty();
+  j["broken"] = broken;
+  j["totals"] = totals_json(totals);
+  j["ranks"] = ranks;
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace tlscope::analysis

@@ -28,4 +28,8 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const Mu
 std::string ranks_summary_json(const std::vector<RankDiagnosis>& ranks, const MultiRankAnalysis& a,
                                const std::string& command_line);
 
+// `tlscope check --json`: {"passed", "broken": the lines of the limits
+// broken, "totals" (summed over `ranks` ranks; 0 for one log), "ranks"}.
+std::string check_json(const std::vector<std::string>& broken, const Totals& totals, size_t ranks);
+
 }  // namespace tlscope::analysis

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "analysis/summary.h"
 #include "cli/checks.h"
 #include "cli/diagnosed.h"
 #include "cli/read_pair.h"
@@ -128,26 +128,16 @@ void print_ok(const Labelled& logs, size_t empty, bool same_artifacts) {
               extra.c_str());
 }
 
-// {"passed": ..., "broken": [...], "totals": {...}}: what a program reads
-// (the Python module's tlscope.check).
+// What a program reads (the Python module's tlscope.check).
 void print_json(const Labelled& logs, const std::vector<std::string>& over) {
   analysis::Totals sum;
-  for (const auto& [label, t] : logs) analysis::add_totals(&sum, t);
-  nlohmann::ordered_json j;
-  j["passed"] = over.empty();
-  j["broken"] = over;
-  j["totals"] = {{"frames", sum.frames},
-                 {"compiles", sum.compiles},
-                 {"recompiles", sum.recompiles},
-                 {"graph_breaks", sum.graph_breaks},
-                 {"failures", sum.failures},
-                 {"compile_time_s", sum.compile_time_s},
-                 {"recompile_limit_hits", sum.recompile_limit_hits}};
-  // Ranks are labelled ("rank 3: "); one log is not.
-  size_t ranks = 0;
-  for (const auto& [label, t] : logs) ranks += label.empty() ? 0 : 1;
-  j["ranks"] = ranks;
-  std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  size_t ranks = 0;  // ranks are labelled ("rank 3: "); one log is not
+  for (const auto& [label, t] : logs) {
+    analysis::add_totals(&sum, t);
+    ranks += label.empty() ? 0 : 1;
+  }
+  std::string out = analysis::check_json(over, sum, ranks);
+  std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
 // The paths and flags that must agree before anything is read; 0 when they do.
