@@ -20,8 +20,12 @@ constexpr size_t kDefaultRecompileLimit = 8;
 std::string near_limit(size_t recompiles);
 
 // A reason as one short line for an event: without the cache entry it names
-// ("0/1: "), blanks run together, without a "Graph Break Reason: " label.
+// ("0/1: "), blanks run together, without a "Graph Break Reason: " label,
+// the rest as printed.
 std::string event_text(std::string_view text);
+// "tlscope: TEXT" on standard error, every control byte of TEXT as '?': no
+// escape sequence from a log reaches the terminal.
+void say_event(const std::string& text);
 
 // Reads standard input to its end: every byte goes on to standard output as
 // it arrives (the program's own output, unchanged), each recompile,

@@ -45,10 +45,7 @@ class EventLines {
   }
 
  private:
-  void say(const std::string& text) {
-    std::fprintf(stderr, "tlscope: %s\n", text.c_str());
-    std::fflush(stderr);
-  }
+  void say(const std::string& text) { say_event(text); }
 
   void say_recompile(const tl::Recompile& r) {
     size_t n = ++per_frame_[{r.rank, r.function, r.file, r.line}];
@@ -88,6 +85,14 @@ std::string near_limit(size_t recompiles) {
   if (compiles * 2 < kDefaultRecompileLimit) return "";
   return fmt::format("; compile {} of {} before it runs eagerly (the default recompile_limit)",
                      compiles, kDefaultRecompileLimit);
+}
+
+void say_event(const std::string& text) {
+  std::string line = text;
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  std::fprintf(stderr, "tlscope: %s\n", line.c_str());
+  std::fflush(stderr);
 }
 
 std::string event_text(std::string_view text) {

@@ -64,8 +64,7 @@ class TraceEvents {
     if (quiet_) return;
     if (shown_) std::fputs("\r\033[K", stderr);
     shown_ = false;
-    std::fprintf(stderr, "tlscope: %s\n", text.c_str());
-    std::fflush(stderr);
+    say_event(text);
   }
 
   void on_metrics(const model::MetricsRecord& r) {

@@ -29,6 +29,18 @@ using nlohmann::json;
 
 // Runs `tlscope args...` with `input` written to its standard input in
 // pieces of 1 to 200 bytes, a pause of up to 3 ms after some of them.
+// Waits for tlscope to end; its exit status and what it wrote.
+RunResult wait_for(pid_t pid, const fs::path& out, const fs::path& err) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("waitpid");
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
 // With `probe`: once its first `bytes` are written, waits (up to 20 s) for
 // standard error to hold `text`, and says whether it did before the input ended.
 struct Probe {
@@ -77,14 +89,7 @@ RunResult run_fed(const std::vector<std::string>& args, const std::string& input
     if (rng() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));
   }
   ::close(pipe_fds[1]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error("waitpid");
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
+  return wait_for(pid, out, err);
 }
 
 size_t count_lines(const std::string& text, const std::string& part) {
@@ -200,6 +205,30 @@ TEST(FollowText, AnEventIsSaidBeforeTheInputEnds) {
   EXPECT_EQ(r.out, text);
 }
 
+// Control bytes of the log (an escape sequence in a function name or a
+// guard) reach the event lines as '?'.
+TEST(FollowText, EventLinesCarryNoControlBytesOfTheLog) {
+  TempDir tmp;
+  std::string text =
+      "V0102 03:04:05.678000 4242 torch/_dynamo/guards.py:3001] [0/1] [__recompiles] Recompiling "
+      "function f\x1b[31m in /a.py:1\n    triggered by the following guard failure(s):\n"
+      "    - 0/0: L['x'] == 1\x1b]0;pwn\x07\n"
+      "V0102 03:04:06.000000 4242 torch/_dynamo/guards.py:3001] done\n";
+  auto r = run_fed({"summary", "-", "--follow"}, text, tmp.path(), 8);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, text);
+  size_t events = 0;
+  for (const auto& l : split_lines(r.err)) {
+    if (l.rfind("tlscope: ", 0) != 0) continue;
+    ++events;
+    for (char c : l) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << l;
+  }
+  EXPECT_EQ(events, 1u);
+  EXPECT_NE(r.err.find("tlscope: recompile of f?[31m (/a.py:1) [0/1]: L['x'] == 1?]0;pwn? (constant)"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(FollowText, QuietSaysOnlyTheSummary) {
   TempDir tmp;
   std::string text = read_file(kData / "torch_logs" / "ranks.txt");
@@ -232,16 +261,6 @@ void append_in_pieces(const fs::path& log, const std::string& data, unsigned see
   }
 }
 
-RunResult wait_for(pid_t pid, const fs::path& out, const fs::path& err) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error("waitpid");
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
 
 std::vector<fs::path> recorded_logs() {
   std::vector<fs::path> v;
