@@ -3,6 +3,7 @@
 // of rank logs.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ std::string totals_line(const Totals& t);
 // summary.json; `command_line` is the one that produced it.
 std::string summary_json(const DoctorReport& d, const std::string& log,
                          const std::string& command_line);
+// The same written to `out` as it is made (no copy of the whole text: a
+// log of thousands of compiles has megabytes of it).
+void write_summary_json(std::FILE* out, const DoctorReport& d, const std::string& log,
+                        const std::string& command_line);
 // Plain text for a terminal, at most `width` columns; ANSI colour if `color`.
 // Frames: those that recompiled, restarted or failed, the slowest few of
 // the others and one line for the rest, or every frame with `all_frames`.

@@ -127,4 +127,13 @@ std::string summary_output(const Diagnosed& d, const std::string& log, const Sum
                 : analysis::summary_text(*d.one, log, f.color, 100, f.all);
 }
 
+void print_summary(const Diagnosed& d, const std::string& log, const SummaryFormat& f) {
+  if (d.one && f.json) {
+    analysis::write_summary_json(stdout, *d.one, log, f.command_line);
+    return;
+  }
+  std::string out = summary_output(d, log, f);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
 }  // namespace tlscope::cli

@@ -31,6 +31,8 @@ struct SummaryFormat {
   std::string command_line;
 };
 std::string summary_output(const Diagnosed& d, const std::string& log, const SummaryFormat& f);
+// The same printed on standard output (one log's JSON written as it is made).
+void print_summary(const Diagnosed& d, const std::string& log, const SummaryFormat& f);
 
 // The models of TORCH_LOGS text (one, or one per rank) diagnosed.
 Diagnosed diagnose_models(const std::vector<model::ReportModel>& models, const std::string& log);

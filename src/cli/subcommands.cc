@@ -89,8 +89,7 @@ int summary(int argc, char** argv) {
     d = diagnose_input(log);
     if (!d) return 1;
   }
-  std::string out = summary_output(*d, log, f);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  print_summary(*d, log, f);
   return 0;
 }
 

@@ -65,6 +65,7 @@ void IngestState::note_phase(simdjson::dom::element e) {
     if (secs >= 0 && p != phases.end()) {
       p->seconds += secs;
     } else if (secs >= 0 && phases.size() < kMaxPhases) {
+      if (phases.empty()) phases.reserve(4);  // a compile has a few (growing 1, 2, 4 wastes)
       uint32_t depth =
           static_cast<uint32_t>(std::count(open[i].path.begin(), open[i].path.end(), '/'));
       phases.push_back({chromium.intern(open[i].name), path, depth, open[i].ts, secs});

@@ -81,8 +81,9 @@ std::optional<OutputCodePage> ingest_output_code(IngestContext& ctx) {
     stem = dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
   }
   std::string name = stem.empty() ? "inductor_output_code" : "inductor_output_code_" + stem;
-  auto& folder = ctx.b.model().folders[ctx.folder];
-  if (!folder.code_collectives) {
+  // Only the rank analyses read the counts (not the doctor of one log).
+  if (ctx.b.options().outputs && !ctx.b.model().folders[ctx.folder].code_collectives) {
+    auto& folder = ctx.b.model().folders[ctx.folder];
     auto counts = model::count_code_collectives(ctx.rec.payload);
     folder.code_collectives = std::move(counts.counts);
     folder.code_waits = counts.waits;
