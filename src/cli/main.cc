@@ -25,6 +25,7 @@
 #include "cli/bundle_command.h"
 #include "cli/checks.h"
 #include "cli/diff_command.h"
+#include "cli/follow_report.h"
 #include "cli/progress.h"
 #include "cli/rank_commands.h"
 #include "cli/report_flags.h"
@@ -47,6 +48,8 @@ struct Args {
   bool serve = false;
   std::optional<uint16_t> port;
   std::string host = "127.0.0.1";
+  bool follow = false, quiet = false;
+  std::optional<double> idle;
 };
 
 int fail(const std::string& msg) { return tlscope::cli::error(msg); }
@@ -136,6 +139,10 @@ int run(const Args& a, const std::string& cmdline) {
   tlscope::report::Options opts = tlscope::cli::report_options(a.report, cmdline);
   opts.strict_compile_id = a.strict_compile_id;
   if (a.all_ranks) return run_all_ranks(a, opts);
+  if (a.follow)
+    return tlscope::cli::follow_report({a.path, a.out, a.overwrite, a.idle.value_or(0), a.quiet,
+                                        a.serve, a.host, a.port},
+                                       opts);
 
   using tlscope::cli::LogArg;
   if (int rc = tlscope::cli::check_log_path(
@@ -218,6 +225,12 @@ int parse_report_args(int argc, char** argv, Args* a) {
   app.add_option("--port", a->port, "Port for --serve (default: the first free one from 8000)")
       ->check(CLI::Range(1, 65535));
   app.add_option("--host", a->host, "Address for --serve to listen on (default: 127.0.0.1)");
+  app.add_flag("--follow", a->follow,
+               "Keep reading the log (or the newest in the folder PATH) as it is written, "
+               "rewriting the report as it grows, until Ctrl+C or --idle");
+  app.add_option("--idle", a->idle, "With --follow: end after this many seconds without new bytes")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--quiet", a->quiet, "With --follow: no event or status lines");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -237,6 +250,13 @@ int parse_report_args(int argc, char** argv, Args* a) {
   for (const char* opt : {"--port", "--host"})
     if (app.count(opt) > 0 && !a->serve)
       return tlscope::cli::error(std::string(opt) + " is for --serve: add --serve to serve the report",
+                                 tlscope::cli::kExitUsage);
+  if (!a->follow && (a->quiet || a->idle))
+    return tlscope::cli::error("--quiet and --idle go with --follow", tlscope::cli::kExitUsage);
+  for (auto [on, flag] : {std::pair{a->all_ranks, "--all-ranks-html"}, {a->latest, "--latest"}})
+    if (a->follow && on)
+      return tlscope::cli::error(std::string("--follow cannot be used with ") + flag +
+                                     (a->latest ? ": --follow PATH follows the newest log in a folder" : ""),
                                  tlscope::cli::kExitUsage);
   if (a->serve)
     if (auto why = tlscope::serve::host_problem(a->host))
@@ -278,7 +298,8 @@ int main(int argc, char** argv) {
       Args a;
       rc = parse_report_args(argc, argv, &a);
       if (rc >= 0) return;
-      rc = run(a, tlscope::cli::command_line(argc, argv));
+      rc = run(a, a.follow ? tlscope::cli::report_command_line(argc, argv)
+                           : tlscope::cli::command_line(argc, argv));
     } catch (const std::exception& e) {
       rc = fail(std::string("internal error: ") + e.what());
     }

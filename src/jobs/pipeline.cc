@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <filesystem>
@@ -26,6 +27,42 @@ bool looks_like_report(const fs::path& dir) {
            fs::exists(dir / "failures_and_restarts.html", ec) || fs::exists(dir / "rank_0", ec))) ||
          fs::exists(dir / ".tlscope-report", ec);
 }
+// While a followed log is read: the event hook after each record, and the
+// whole-log pages rewritten when records came and `snapshot_s` has passed
+// (after a record, or while the log is quiet).
+class Snapshots {
+ public:
+  Snapshots(Follow* f, report::ReportWriter* w, ingest::ReadOptions* ropts,
+            const model::ReportModel& m)
+      : f_(f), w_(w), m_(m) {
+    ropts->after_record = [this] { after_record(); };
+    f_->while_waiting = [this] { maybe_write(); };
+    w_->write_snapshot();  // an index from the start, before the first record
+  }
+  ~Snapshots() { f_->while_waiting = nullptr; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void after_record() {
+    if (f_->after_record) f_->after_record(m_);
+    dirty_ = true;
+    maybe_write();
+  }
+  void maybe_write() {
+    auto now = Clock::now();
+    if (!dirty_ || now - last_ < std::chrono::duration<double>(f_->snapshot_s)) return;
+    w_->write_snapshot();
+    dirty_ = false;
+    last_ = now;
+  }
+
+  Follow* f_;
+  report::ReportWriter* w_;
+  const model::ReportModel& m_;
+  bool dirty_ = false;
+  Clock::time_point last_{};
+};
+
 }  // namespace
 
 bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* error) {
@@ -71,10 +108,10 @@ bool prepare_output_dir(const std::string& dir, bool overwrite, std::string* err
 }
 
 RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
-                       const std::function<void(uint64_t, uint64_t)>& progress) {
+                       const std::function<void(uint64_t, uint64_t)>& progress, Follow* follow) {
   RunResult result;
   std::string error;
-  auto source = io::open_source(log, &error);
+  auto source = follow ? std::move(follow->source) : io::open_source(log, &error);
   if (!source) {
     result.error = error;
     return result;
@@ -83,6 +120,7 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 
   output::OutputDir out(out_dir);
+  if (follow) out.replace_atomically();
   io::LineReader lines(std::move(source));
   // raw.log: an in-kernel copy on the writer thread, or, for compressed
   // input, the decoded bytes as they are read.
@@ -90,7 +128,7 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   // raw.log.gz (K3): a gzip log is copied as it is; a plain one compressed
   // beside the run; a zstd one compressed from raw.log once it is written.
   std::optional<output::RawLogGzip> raw_gz;
-  if (!lines.compressed()) {
+  if (!lines.compressed() && !follow) {
     out.copy_file("raw.log", log);
     if (opts.raw_log_gz) raw_gz.emplace(out, log);
   } else if ((raw_log = out.open_raw("raw.log"))) {
@@ -106,7 +144,10 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   {
     // The writer checks payload MD5s on its thread, on the copies it writes.
     report::ReportWriter writer(model, &out, opts, /*check_md5=*/true);
+    std::optional<Snapshots> snapshots;
+    if (follow) snapshots.emplace(follow, &writer, &ropts, model);
     ingest::read_records(lines, &model, ropts, &writer);
+    snapshots.reset();
     if (raw_log && !lines.gzip() && opts.raw_log_gz) {
       std::fflush(raw_log);
       raw_gz.emplace(out, out.root() + "/raw.log");

@@ -3,8 +3,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "io/byte_source.h"
 #include "model/ingest/options.h"
 #include "model/report_model.h"
 #include "report/options.h"
@@ -24,10 +26,27 @@ struct RunResult {
   model::ReportModel model;
 };
 
+// A log followed while its program writes it (`tlscope LOG --follow`).
+struct Follow {
+  std::unique_ptr<io::ByteSource> source;  // the log, read as it grows (io::follow_file)
+  // After each record, on the reading thread (the terminal's event lines).
+  std::function<void(const model::ReportModel&)> after_record;
+  // index.html, summary.json and the other pages of the whole log are
+  // rewritten (atomically) at most this often while new records come.
+  double snapshot_s = 2;
+  // Set by build_report while it reads: call it from the source's wait
+  // callback, so that the last records are shown while the log is quiet.
+  std::function<void()> while_waiting;
+};
+
 // Reads `log` (plain, .gz or .zst) and writes the report into `out_dir`
-// (already prepared). `progress(done, total)` is called now and then.
+// (already prepared). `progress(done, total)` is called now and then. With
+// `follow`, the log is read from its source until that ends; every file is
+// then replaced atomically, raw.log is the bytes read, and the report when
+// it ends is the one a run on the log as read would write.
 RunResult build_report(const std::string& log, const std::string& out_dir, const Options& opts,
-                       const std::function<void(uint64_t, uint64_t)>& progress = {});
+                       const std::function<void(uint64_t, uint64_t)>& progress = {},
+                       Follow* follow = nullptr);
 
 // What ingest needs of the report's options.
 ingest::IngestOptions ingest_options(const Options& opts);

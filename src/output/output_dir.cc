@@ -40,10 +40,14 @@ bool OutputDir::write_all(int fd, std::string_view data) {
 }
 
 void OutputDir::write_now(const std::string& rel, std::string_view content) {
-  int fd = create(rel);
+  bool atomic = atomic_.load(std::memory_order_relaxed);
+  std::string part = atomic ? rel + "~" : rel;
+  int fd = create(part);
   if (fd < 0) return;
   bool ok = write_all(fd, content);
   ok = ::close(fd) == 0 && ok;
+  // rename() replaces a link of that name itself, never what it points to.
+  if (atomic && ok) ok = ::renameat(root_fd_, part.c_str(), root_fd_, rel.c_str()) == 0;
   if (!ok) ++errors_;
 }
 

@@ -74,6 +74,10 @@ class OutputDir {
   FILE* open_raw(const std::string& rel);
   // Waits until every queued file is written.
   void drain();
+  // From now on every whole file is written beside its name ("NAME~": no
+  // name from a log ends with '~') and renamed over it when complete, so that
+  // a reader never sees part of one (a report followed while it is written).
+  void replace_atomically() { atomic_ = true; }
 
   uint64_t files_written() const { return files_; }
   uint64_t errors() const { return errors_; }
@@ -150,6 +154,7 @@ class OutputDir {
   std::atomic<bool> behind_{false};  // see writers_behind()
   unsigned busy_ = 0;
   bool stop_ = false;
+  std::atomic<bool> atomic_{false};  // see replace_atomically()
   std::vector<std::thread> threads_;
 };
 

@@ -1,6 +1,7 @@
 // Report options from the command line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace tlscope::report {
@@ -17,6 +18,9 @@ struct Options {
   std::string custom_header_html;
   std::string command_line;    // shown on every page
   std::string message_prefix;  // before per-line messages ("rank 3: " in a multi-rank run)
+  // Not 0: the page is written while the log is followed (--follow), the
+  // `live_generation`-th time; it reloads itself when a newer one is written.
+  uint64_t live_generation = 0;
 };
 
 }  // namespace tlscope::report

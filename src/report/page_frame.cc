@@ -2,6 +2,8 @@
 // static files the pages share.
 #include "report/page_frame.h"
 
+#include <ctime>
+
 #include <fmt/format.h>
 
 #include "report/assets.h"
@@ -22,7 +24,17 @@ void end_page(PageWriter& w, Markup root, const Options& opts) {
   Html made = text(fmt::format("Made by tlscope {}", TLSCOPE_VERSION));
   static const Fragment command(kParts, "command_line");
   if (!opts.command_line.empty()) made += command({{"command", opts.command_line}});
-  render(w, "page_tail.html", {{"root", root}, {"made_by", made}});
+  static const Fragment live_part(kParts, "live");
+  Html live;
+  if (opts.live_generation) {
+    std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char clock[16];
+    std::strftime(clock, sizeof clock, "%H:%M:%S", &local);
+    live = live_part({{"generation", opts.live_generation}, {"time", std::string(clock)}});
+  }
+  render(w, "page_tail.html", {{"root", root}, {"made_by", made}, {"live", live}});
 }
 
 Html base_root() {

@@ -24,6 +24,13 @@
 namespace tlscope::report {
 namespace {
 constexpr const char* kRawJsonlPart = "raw.jsonl.part";
+
+// The doctor's section of index.html, with its charts.
+Html doctor_section(const model::ReportModel& m, const analysis::DoctorReport& d) {
+  Html charts = timeline_chart(analysis::compile_timeline(m, d), d.several_runs());
+  charts += time_split_chart(analysis::time_splits(d), d.several_runs());
+  return doctor_html(d, charts);
+}
 }  // namespace
 
 ReportWriter::ReportWriter(const model::ReportModel& model, OutputDir* out, const Options& opts,
@@ -94,10 +101,7 @@ void ReportWriter::finish_files() {
     diagnosis_ = std::thread([this] {
       doctor_ = analysis::diagnose(*model_);
       summary_ = analysis::summary_json(doctor_, model_->input_path, opts_.command_line);
-      Html charts =
-          timeline_chart(analysis::compile_timeline(*model_, doctor_), doctor_.several_runs());
-      charts += time_split_chart(analysis::time_splits(doctor_), doctor_.several_runs());
-      doctor_page_ = doctor_html(doctor_, charts);
+      doctor_page_ = doctor_section(*model_, doctor_);
     });
   }
   write_static_assets(*out_);
@@ -118,13 +122,32 @@ void ReportWriter::finish_pages() {
   }
   out_->write_file("summary.json", std::move(summary_));
   write_records_page(*out_, opts_);
+  write_index_pages(opts_, doctor_page_);
+}
+
+void ReportWriter::write_index_pages(const Options& opts, const Html& doctor_page) {
   // A vLLM log's index.html is the vLLM summary; the usual index follows it.
   if (model_->vllm.seen) {
-    write_vllm_summary(*model_, *out_, opts_);
-    write_index(*model_, *out_, opts_, doctor_page_, "tlparse_index.html");
+    write_vllm_summary(*model_, *out_, opts);
+    write_index(*model_, *out_, opts, doctor_page, "tlparse_index.html");
   } else {
-    write_index(*model_, *out_, opts_, doctor_page_);
+    write_index(*model_, *out_, opts, doctor_page);
   }
+}
+
+void ReportWriter::write_snapshot() {
+  if (opts_.export_mode) return;  // its index needs the whole log
+  analysis::DoctorReport doctor = analysis::diagnose(*model_);
+  if (snapshots_ == 0) write_static_assets(*out_);
+  write_failures_page(*model_, *out_, opts_);
+  write_compile_directory(*model_, *out_);
+  out_->write_file("summary.json",
+                   analysis::summary_json(doctor, model_->input_path, opts_.command_line));
+  write_records_page(*out_, opts_);
+  Options live = opts_;
+  live.live_generation = ++snapshots_;
+  write_index_pages(live, doctor_section(*model_, doctor));
+  out_->drain();  // on disk now, with every page it links to (not when the next batch fills)
 }
 
 // raw.jsonl starts with the string table, known only at the end: the record

@@ -37,6 +37,11 @@ class ReportWriter : public ingest::RecordSink, public PageContext {
   void finish_files();
   // summary.json, index.html and the other pages that show the statistics.
   void finish_pages();
+  // While the log is still read (--follow): index.html (marked live: it
+  // reloads itself when a newer one is written), summary.json, the failures
+  // page and compile_directory.json of what was read so far. Called between
+  // records, on the reading thread.
+  void write_snapshot();
 
   // PageContext, for the page writers.
   const model::ReportModel& model() const override { return *model_; }
@@ -46,6 +51,7 @@ class ReportWriter : public ingest::RecordSink, public PageContext {
 
  private:
   void assemble_raw_jsonl();
+  void write_index_pages(const Options& opts, const Html& doctor_page);
 
   const model::ReportModel* model_;
   // The diagnosis runs beside finish_files() and is shown by finish_pages().
@@ -59,6 +65,7 @@ class ReportWriter : public ingest::RecordSink, public PageContext {
   FILE* raw_jsonl_part_ = nullptr;
   FILE* chromium_ = nullptr;
   bool chromium_first_ = true;
+  uint64_t snapshots_ = 0;
   std::string line_;  // reused buffer
   static constexpr size_t kStreamBuffer = 1u << 20;
   std::unique_ptr<char[]> raw_jsonl_buf_, chromium_buf_;  // outlive their FILEs

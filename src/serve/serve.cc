@@ -11,6 +11,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cctype>
 #include <cstdio>
@@ -190,6 +191,12 @@ int bind_port(httplib::Server& server, const ServeOptions& opts) {
   return -1;
 }
 
+// "Serving FOLDER at http://HOST:PORT/" on standard output.
+void say_serving(const ServeOptions& opts, int port) {
+  std::string shown_host = opts.host == "127.0.0.1" || opts.host == "0.0.0.0" ? "localhost" : opts.host;
+  std::printf("Serving %s at http://%s:%d/\n", opts.folder.c_str(), shown_host.c_str(), port);
+}
+
 }  // namespace
 
 int serve_folder(const ServeOptions& opts) {
@@ -198,9 +205,8 @@ int serve_folder(const ServeOptions& opts) {
   configure(server, opts.folder);
   int port = bind_port(server, opts);
   if (port < 0) return 1;
-  std::string shown_host = opts.host == "127.0.0.1" || opts.host == "0.0.0.0" ? "localhost" : opts.host;
-  std::printf("Serving %s at http://%s:%d/\nPress Ctrl+C to stop\n", opts.folder.c_str(),
-              shown_host.c_str(), port);
+  say_serving(opts, port);
+  std::printf("Press Ctrl+C to stop\n");
   std::fflush(stdout);
   std::thread stopper([&] {
     char c = 0;
@@ -212,6 +218,38 @@ int serve_folder(const ServeOptions& opts) {
   on_stop_signal(0);  // the server ended by itself: let the stopper go
   stopper.join();
   return listened ? 0 : 1;
+}
+
+struct BackgroundServer::Impl {
+  httplib::Server server;
+  std::thread thread;
+};
+
+BackgroundServer::BackgroundServer() = default;
+BackgroundServer::~BackgroundServer() { stop(); }
+
+bool BackgroundServer::start(const ServeOptions& opts) {
+  impl_ = std::make_unique<Impl>();
+  configure(impl_->server, opts.folder);
+  int port = bind_port(impl_->server, opts);
+  if (port < 0) {
+    impl_.reset();
+    return false;
+  }
+  say_serving(opts, port);
+  std::fflush(stdout);
+  impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
+  return true;
+}
+
+void BackgroundServer::stop() {
+  if (!impl_) return;
+  // stop() before the listening thread is under way would be lost.
+  for (int i = 0; i < 200 && !impl_->server.is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+  impl_.reset();
 }
 
 }  // namespace tlscope::serve

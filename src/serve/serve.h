@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,23 @@ struct ServeOptions {
 // Serves until SIGINT or SIGTERM: 0 then; 1 with a message when no port can
 // be had. Prints "Serving <folder> at http://<host>:<port>/" first.
 int serve_folder(const ServeOptions& opts);
+
+// Serves a folder on threads of its own while the caller goes on (a report
+// followed while it is written, then served until Ctrl+C). The caller
+// handles the signals.
+class BackgroundServer {
+ public:
+  BackgroundServer();
+  ~BackgroundServer();  // stops
+  // Binds and starts serving, printing "Serving <folder> at <url>" on
+  // standard output; false, with a message, when no port can be had.
+  bool start(const ServeOptions& opts);
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Why `host` cannot be listened on, said before the report is made
 // (999.1.1.1 is no address); nullopt when it can be tried.

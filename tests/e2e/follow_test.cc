@@ -20,26 +20,13 @@
 #include <thread>
 #include <vector>
 
+#include "follow_helper.h"
 #include "run_helper.h"
 
 namespace tlscope_test {
 namespace {
 
 using nlohmann::json;
-
-// Runs `tlscope args...` with `input` written to its standard input in
-// pieces of 1 to 200 bytes, a pause of up to 3 ms after some of them.
-// Waits for tlscope to end; its exit status and what it wrote.
-RunResult wait_for(pid_t pid, const fs::path& out, const fs::path& err) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error("waitpid");
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
 
 // With `probe`: once its first `bytes` are written, waits (up to 20 s) for
 // standard error to hold `text`, and says whether it did before the input ended.
@@ -49,14 +36,8 @@ struct Probe {
   bool seen = false;
 };
 
-bool appears(const fs::path& file, const std::string& text) {
-  for (int i = 0; i < 2000; ++i) {
-    if (read_file(file).find(text) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
+// Runs `tlscope args...` with `input` written to its standard input in
+// pieces of 1 to 200 bytes, a pause of up to 3 ms after some of them.
 RunResult run_fed(const std::vector<std::string>& args, const std::string& input,
                   const fs::path& scratch, unsigned seed, Probe* probe = nullptr) {
   int pipe_fds[2];
@@ -245,36 +226,6 @@ TEST(FollowText, QuietNeedsFollow) {
                            tmp.path());
   EXPECT_EQ(quiet.exit_code, 2);
   EXPECT_NE(quiet.err.find("--quiet and --idle go with --follow"), std::string::npos) << quiet.err;
-}
-
-// Appends `data` to `log` in pieces of 1 byte to 20 KB, pausing up to 10 ms
-// after some: a program writing its trace.
-void append_in_pieces(const fs::path& log, const std::string& data, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::ofstream out(log, std::ios::binary | std::ios::app);
-  for (size_t at = 0; at < data.size();) {
-    size_t n = std::min<size_t>(data.size() - at, 1 + rng() % 20000);
-    out.write(data.data() + at, static_cast<std::streamsize>(n));
-    out.flush();
-    at += n;
-    if (rng() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 10000));
-  }
-}
-
-
-std::vector<fs::path> recorded_logs() {
-  std::vector<fs::path> v;
-  for (const auto& e : fs::directory_iterator(kData / "recorded"))
-    if (e.path().extension() == ".gz") v.push_back(e.path());
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
-size_t count_matching(const std::string& err, const std::regex& re) {
-  size_t n = 0;
-  for (const auto& l : split_lines(err))
-    if (std::regex_search(l, re)) ++n;
-  return n;
 }
 
 // Every recorded trace written while followed: the summary equals that of
