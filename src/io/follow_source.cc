@@ -20,12 +20,13 @@ class FollowSource : public ByteSource {
   ~FollowSource() override { ::close(fd_); }
 
   long read(char* buf, size_t n) override {
+    if (n == 0) return 0;
     auto last_byte = std::chrono::steady_clock::now();
     for (;;) {
       ssize_t r = ::read(fd_, buf, n);
       if (r > 0) {
-        offset_ += static_cast<uint64_t>(r);
-        return static_cast<long>(r);
+        pos_ += static_cast<uint64_t>(r);
+        return delivered(buf, r);
       }
       if (r < 0 && errno == EINTR) continue;
       if (r < 0) {
@@ -33,37 +34,63 @@ class FollowSource : public ByteSource {
         return -1;
       }
       // At the end for now: wait, unless told to stop or idle too long.
-      if (stopped() || replaced()) return 0;
+      if (stopped()) return 0;
+      if (start_again()) {
+        last_byte = std::chrono::steady_clock::now();
+        // A line the old bytes left open ends here, not in the new ones.
+        if (last_ != '\n' && delivered_ > 0) {
+          buf[0] = '\n';
+          return delivered(buf, 1);
+        }
+        continue;
+      }
       std::chrono::duration<double> idle = std::chrono::steady_clock::now() - last_byte;
       if (opts_.idle_s > 0 && idle.count() >= opts_.idle_s) return 0;
       if (opts_.on_wait) opts_.on_wait();
       std::this_thread::sleep_for(std::chrono::duration<double>(opts_.poll_s));
     }
   }
-  uint64_t file_offset() const override { return offset_; }
+  uint64_t file_offset() const override { return delivered_; }
 
  private:
   bool stopped() const { return opts_.stop && opts_.stop->load(); }
 
-  // The file cut shorter than what was read, or another file under its name
-  // (a new run): what was read stays; following stops there, said once.
-  bool replaced() {
+  long delivered(const char* buf, ssize_t r) {
+    delivered_ += static_cast<uint64_t>(r);
+    last_ = buf[r - 1];
+    return static_cast<long>(r);
+  }
+
+  // The file cut shorter than what was read of it (written again from its
+  // start), or another file under its name (a new run): said once, and
+  // read from its start; what was read before stays.
+  bool start_again() {
     struct stat now {}, named {};
     if (::fstat(fd_, &now) != 0) return false;
-    bool shorter = static_cast<uint64_t>(now.st_size) < offset_;
+    bool shorter = static_cast<uint64_t>(now.st_size) < pos_;
     bool other = ::stat(path_.c_str(), &named) == 0 &&
                  (named.st_ino != now.st_ino || named.st_dev != now.st_dev);
     if (!shorter && !other) return false;
-    std::fprintf(stderr,
-                 "Warning: %s was %s while followed; the results cover what was read before\n",
-                 path_.c_str(), shorter ? "truncated" : "replaced by another file");
+    if (other) {
+      int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return false;  // gone again: wait on the old one
+      ::close(fd_);
+      fd_ = fd;
+    } else if (::lseek(fd_, 0, SEEK_SET) != 0) {
+      return false;
+    }
+    pos_ = 0;
+    std::fprintf(stderr, "Warning: %s was %s while followed; reading it again from its start\n",
+                 path_.c_str(), other ? "replaced by another file" : "truncated");
     return true;
   }
 
   int fd_;
   std::string path_;
   FollowOptions opts_;
-  uint64_t offset_ = 0;
+  uint64_t pos_ = 0;        // read of the file now open
+  uint64_t delivered_ = 0;  // bytes returned by read(), over every file
+  char last_ = '\n';
 };
 
 }  // namespace

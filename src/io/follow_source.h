@@ -23,9 +23,10 @@ struct FollowOptions {
 
 // Opens a plain (uncompressed) file to follow; nullptr with `error` when it
 // cannot be opened or is compressed (a .gz or .zst being written cannot be
-// decoded as it grows). When the file becomes shorter than what was read,
-// or another file takes its name, that is said once on standard error and
-// the input ends there.
+// decoded as it grows). When the file becomes shorter than what was read
+// of it, or another file takes its name, that is said once on standard
+// error and the file is read again from its start (after a newline, when
+// the bytes before ended inside a line).
 std::unique_ptr<ByteSource> follow_file(const std::string& path, FollowOptions opts,
                                         std::string* error);
 

@@ -127,4 +127,33 @@ TEST(OutputDir, NamesOutsideTheFolderAreRefused) {
   EXPECT_FALSE(fs::exists("/abs.txt"));
 }
 
+// --follow: files rewritten by renaming a complete copy over them; a link
+// in the way is replaced itself, never written through.
+TEST(OutputDir, AtomicReplacementLeavesWholeFilesAndNoParts) {
+  TempDir tmp;
+  fs::path outside = tmp.path / "outside.txt";
+  fs::create_directories(tmp.path / "out");
+  {
+    std::ofstream(outside) << "keep";
+  }
+  fs::create_symlink(outside, tmp.path / "out" / "linked.html");
+  {
+    OutputDir out((tmp.path / "out").string());
+    out.replace_atomically();
+    out.write_file("sub/index.html", std::string("first"));
+    out.drain();
+    EXPECT_EQ(read(tmp.path / "out" / "sub" / "index.html"), "first");
+    out.write_file("sub/index.html", std::string("second, longer"));
+    out.write_file("linked.html", std::string("page"));
+    out.drain();
+    EXPECT_EQ(out.errors(), 0u);
+  }
+  EXPECT_EQ(read(tmp.path / "out" / "sub" / "index.html"), "second, longer");
+  EXPECT_FALSE(fs::is_symlink(tmp.path / "out" / "linked.html"));
+  EXPECT_EQ(read(tmp.path / "out" / "linked.html"), "page");
+  EXPECT_EQ(read(outside), "keep");
+  for (const auto& e : fs::recursive_directory_iterator(tmp.path / "out"))
+    EXPECT_NE(e.path().string().back(), '~') << e.path();
+}
+
 }  // namespace
