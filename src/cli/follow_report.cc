@@ -5,6 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "io/follow_source.h"
 #include "io/input_path.h"
 #include "io/rank_logs.h"
+#include "jobs/follow_ranks.h"
 #include "jobs/pipeline.h"
 #include "serve/serve.h"
 #include "trace/content.h"
@@ -27,32 +31,29 @@ using Clock = std::chrono::steady_clock;
 
 bool stopped() { return follow_stop_flag()->load(); }
 
-// The log to follow in a TORCH_TRACE folder: its newest file, waited for
-// when there is none yet (the program has not started writing). Several
-// rank logs are refused: one report follows one log.
-bool log_in_folder(const FollowReport& f, std::string* log) {
+// What a TORCH_TRACE folder holds to follow: rank logs (a job: each rank
+// followed, and those that come later), or else its newest file; waited for
+// while there is neither (the program has not started writing).
+enum class FolderKind { kJob, kLog, kNone };
+
+FolderKind what_to_follow(const FollowReport& f, std::string* log) {
   auto start = Clock::now();
   bool said = false;
   for (;;) {
     std::vector<io::RankLog> ranks;
     std::vector<std::string> ignored;
     std::string error;
-    if (io::discover_rank_logs(f.path, &ranks, &ignored, &error) && ranks.size() > 1) {
-      cli::error(fmt::format("{} holds the logs of {} ranks: --follow follows one log; name "
-                             "one (tlscope {} --follow)",
-                             f.path, ranks.size(), ranks.front().path));
-      return false;
-    }
+    if (io::discover_rank_logs(f.path, &ranks, &ignored, &error)) return FolderKind::kJob;
     if (io::resolve_input(f.path, true, log, &error)) {
       std::fprintf(stderr, "Following the newest file in %s: %s\n", f.path.c_str(), log->c_str());
-      return true;
+      return FolderKind::kLog;
     }
     if (!said) std::fprintf(stderr, "Waiting for a log in %s\n", f.path.c_str());
     said = true;
     if (stopped() ||
         (f.idle_s > 0 && Clock::now() - start > std::chrono::duration<double>(f.idle_s))) {
       cli::error("No log appeared in " + f.path);
-      return false;
+      return FolderKind::kNone;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
@@ -94,13 +95,20 @@ std::string report_command_line(int argc, char** argv) {
   return s;
 }
 
-int follow_report(const FollowReport& f, const report::Options& opts) {
-  catch_follow_signals();
-  std::string log = f.path, why;
-  std::error_code ec;
-  if (fs::is_directory(f.path, ec) && !log_in_folder(f, &log)) return 1;
-  if (int rc = refuse_text(log)) return rc;
+namespace {
 
+// After the report is written: the lines a report run prints, and with
+// --serve the report served until the next Ctrl+C.
+int finish(const FollowReport& f, const std::string& error_message) {
+  if (!error_message.empty()) return error(error_message);
+  std::fprintf(stderr, "Report written to %s\n", (fs::path(f.out) / "index.html").string().c_str());
+  if (f.serve) serve_until_stopped(f.out);
+  return 0;
+}
+
+// One log into one report.
+int follow_log(const FollowReport& f, const std::string& log, const report::Options& opts) {
+  if (int rc = refuse_text(log)) return rc;
   TraceEvents events(f.quiet);
   jobs::Follow follow;
   io::FollowOptions fo;
@@ -110,6 +118,7 @@ int follow_report(const FollowReport& f, const report::Options& opts) {
     events.waiting();
     if (follow.while_waiting) follow.while_waiting();
   };
+  std::string why;
   follow.source = io::follow_file(log, fo, &why);
   if (!follow.source) return error(why);
   if (!jobs::prepare_output_dir(f.out, f.overwrite, &why)) return error(why);
@@ -123,11 +132,62 @@ int follow_report(const FollowReport& f, const report::Options& opts) {
   auto result = jobs::build_report(log, f.out, opts, {}, &follow);
   events.done();
   std::fprintf(stderr, "%s\n", result.model.stats.to_string().c_str());
-  if (!result.ok) return error(result.error);
-  std::fprintf(stderr, "Report written to %s\n",
-               (fs::path(f.out) / "index.html").string().c_str());
-  if (f.serve) serve_until_stopped(f.out);
-  return 0;
+  return finish(f, result.ok ? "" : result.error);
+}
+
+// A job's folder of rank logs into a multi-rank report.
+int follow_job(const FollowReport& f, const report::Options& opts) {
+  std::string why;
+  if (!jobs::prepare_output_dir(f.out, f.overwrite, &why)) return error(why);
+  std::mutex mu;
+  std::map<uint32_t, std::unique_ptr<TraceEvents>> events;
+  jobs::FollowRanks job;
+  job.dir = f.path;
+  job.out_dir = f.out;
+  job.opts = opts;
+  job.idle_s = f.idle_s;
+  job.stop = follow_stop_flag();
+  job.on_new_rank = [&](const io::RankLog& log) {
+    std::lock_guard<std::mutex> lock(mu);
+    events[log.rank] = std::make_unique<TraceEvents>(f.quiet, fmt::format("rank {}: ", log.rank),
+                                                     /*status=*/false);
+    std::fprintf(stderr, "Following rank %u: %s\n", log.rank, log.path.c_str());
+  };
+  job.after_record = [&](uint32_t rank, const model::ReportModel& m) {
+    std::lock_guard<std::mutex> lock(mu);
+    events.at(rank)->after_record(m);
+  };
+  serve::BackgroundServer server;
+  if (f.serve && !server.start({f.out, f.host, f.port})) return 1;
+  std::fprintf(stderr, "Writing the job's report into %s as its ranks write %s (index.html "
+                       "updates itself); Ctrl+C ends it\n",
+               f.out.c_str(), f.path.c_str());
+  auto result = jobs::follow_ranks(job);
+  for (const auto& n : result.notes) std::fprintf(stderr, "%s\n", n.c_str());
+  for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
+  return finish(f, result.ok ? "" : result.error);
+}
+
+}  // namespace
+
+int follow_report(const FollowReport& f, const report::Options& opts) {
+  catch_follow_signals();
+  std::error_code ec;
+  if (!fs::is_directory(f.path, ec)) return follow_log(f, f.path, opts);
+  std::string log;
+  report::Options folder_opts = opts;
+  switch (what_to_follow(f, &log)) {
+    case FolderKind::kNone:
+      return 1;
+    case FolderKind::kLog:  // the report `tlscope DIR --latest` writes
+      folder_opts.command_line += " --latest";
+      return follow_log(f, log, folder_opts);
+    case FolderKind::kJob:  // the report `tlscope DIR --all-ranks-html` writes
+      folder_opts.command_line += " --all-ranks-html";
+      folder_opts.replace_atomically = true;  // the landing page and rank summaries too
+      return follow_job(f, folder_opts);
+  }
+  return 1;
 }
 
 }  // namespace tlscope::cli

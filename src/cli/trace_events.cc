@@ -39,7 +39,8 @@ void catch_follow_signals() {
 const std::atomic<bool>* follow_stop_flag() { return &g_stop; }
 void clear_follow_stop() { g_stop.store(false); }
 
-TraceEvents::TraceEvents(bool quiet) : quiet_(quiet), status_(::isatty(STDERR_FILENO) != 0) {}
+TraceEvents::TraceEvents(bool quiet, std::string prefix, bool status)
+    : quiet_(quiet), prefix_(std::move(prefix)), status_(status && ::isatty(STDERR_FILENO) != 0) {}
 
 void TraceEvents::after_record(const model::ReportModel& m) {
   for (; metrics_ < m.metrics.size(); ++metrics_) on_metrics(m.metrics[metrics_]);
@@ -55,7 +56,7 @@ void TraceEvents::say(const std::string& text) {
   if (quiet_) return;
   if (shown_) std::fputs("\r\033[K", stderr);
   shown_ = false;
-  say_event(text);
+  say_event(prefix_ + text);
 }
 
 void TraceEvents::on_metrics(const model::MetricsRecord& r) {

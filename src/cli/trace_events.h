@@ -21,7 +21,9 @@ void clear_follow_stop();
 
 class TraceEvents {
  public:
-  explicit TraceEvents(bool quiet);
+  // `prefix` starts each event line ("rank 3: "); `status`: the status line
+  // on a terminal (one follower of several has none).
+  explicit TraceEvents(bool quiet, std::string prefix = "", bool status = true);
   // After each record: what the model gained since the last call.
   void after_record(const model::ReportModel& m);
   // While the log is quiet (the status line, at most four times a second).
@@ -35,7 +37,9 @@ class TraceEvents {
   void on_break(const model::GraphBreakNote& b);
   void status(bool force);
 
-  bool quiet_, status_, shown_ = false;
+  bool quiet_;
+  std::string prefix_;
+  bool status_, shown_ = false;
   size_t metrics_ = 0, breaks_ = 0;
   size_t compiles_ = 0, recompiles_ = 0, graph_breaks_ = 0, failures_ = 0;
   double seconds_ = 0;

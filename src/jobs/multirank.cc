@@ -57,22 +57,25 @@ MultiRankResult build_multirank_report(const std::string& source_dir,
   auto mapped = map_ranks(logs, out_dir, opts, jobs);
   for (size_t i = 0; i < logs.size(); ++i)
     if (!mapped[i].ok) known.errors[logs[i].rank] = mapped[i].error;
-  auto merged = merge_ranks(out_dir, opts, jobs, &known);
-  result.problems = std::move(merged.problems);
-  result.notes.insert(result.notes.end(), merged.notes.begin(), merged.notes.end());
-  result.strict_failures = merged.strict_failures;
+  add_merge(merge_ranks(out_dir, opts, jobs, &known), out_dir, &result);
+  return result;
+}
+
+void add_merge(MergeResult&& merged, const std::string& out_dir, MultiRankResult* result) {
+  result->problems = std::move(merged.problems);
+  result->notes.insert(result->notes.end(), merged.notes.begin(), merged.notes.end());
+  result->strict_failures = merged.strict_failures;
   if (!merged.ok) {
-    result.error = merged.error;
-    return result;
+    result->error = merged.error;
+    return;
   }
   // The landing page is written either way; a rank without a report fails the run.
-  result.ok = merged.failed == 0;
-  if (!result.ok)
-    result.error =
+  result->ok = merged.failed == 0;
+  if (!result->ok)
+    result->error =
         fmt::format("{} {} no report; see {}/index.html",
                     analysis::count_of(merged.failed, "rank", "ranks"),
                     merged.failed == 1 ? "has" : "have", out_dir);
-  return result;
 }
 
 }  // namespace tlscope::jobs

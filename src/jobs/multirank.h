@@ -10,6 +10,7 @@
 #include "io/rank_logs.h"
 #include "report/options.h"
 #include "jobs/rank_map.h"
+#include "jobs/rank_merge.h"
 
 namespace tlscope::jobs {
 
@@ -32,6 +33,9 @@ std::vector<RankMapResult> map_ranks(const std::vector<RankLog>& logs, const std
 
 // The whole multi-rank report of the rank logs found in `source_dir` into
 // `out_dir` (already prepared): rank_logs.json, map_ranks, merge_ranks.
+// The merge's outcome into `result` (ok only when every rank has a report).
+void add_merge(MergeResult&& merged, const std::string& out_dir, MultiRankResult* result);
+
 MultiRankResult build_multirank_report(const std::string& source_dir,
                                        const std::vector<RankLog>& logs, const std::string& out_dir,
                                        const Options& opts, unsigned jobs);

@@ -38,6 +38,7 @@ class Snapshots {
     ropts->after_record = [this] { after_record(); };
     f_->while_waiting = [this] { maybe_write(); };
     w_->write_snapshot();  // an index from the start, before the first record
+    if (f_->on_snapshot) f_->on_snapshot(m_);
   }
   ~Snapshots() { f_->while_waiting = nullptr; }
 
@@ -52,6 +53,7 @@ class Snapshots {
     auto now = Clock::now();
     if (!dirty_ || now - last_ < std::chrono::duration<double>(f_->snapshot_s)) return;
     w_->write_snapshot();
+    if (f_->on_snapshot) f_->on_snapshot(m_);
     dirty_ = false;
     last_ = now;
   }
@@ -120,7 +122,7 @@ RunResult build_report(const std::string& log, const std::string& out_dir, const
   uint64_t total = ::stat(log.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 
   output::OutputDir out(out_dir);
-  if (follow) out.replace_atomically();
+  if (follow || opts.replace_atomically) out.replace_atomically();
   io::LineReader lines(std::move(source));
   // raw.log: an in-kernel copy on the writer thread, or, for compressed
   // input, the decoded bytes as they are read.

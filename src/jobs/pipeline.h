@@ -34,6 +34,8 @@ struct Follow {
   // index.html, summary.json and the other pages of the whole log are
   // rewritten (atomically) at most this often while new records come.
   double snapshot_s = 2;
+  // After each rewrite of those pages, on the reading thread.
+  std::function<void(const model::ReportModel&)> on_snapshot;
   // Set by build_report while it reads: call it from the source's wait
   // callback, so that the last records are shown while the log is quiet.
   std::function<void()> while_waiting;

@@ -35,9 +35,10 @@ void write_parity(const analysis::RankSummary& r, const std::string& rank_dir) {
   output::OutputDir(rank_dir, 0).write_file("collectives_parity.json", doc.dump(2));
 }
 
-analysis::RankSummary summarize(const io::RankLog& log, const std::string& dir,
-                                const Options& opts) {
-  auto run = build_report(log.path, dir, opts);
+}  // namespace
+
+analysis::RankSummary summarize_run(const io::RankLog& log, const std::string& dir,
+                                    const RunResult& run) {
   analysis::RankSummary s;
   if (!run.ok) {
     s.rank = log.rank;
@@ -61,17 +62,21 @@ analysis::RankSummary summarize(const io::RankLog& log, const std::string& dir,
   return s;
 }
 
-}  // namespace
+bool write_rank_summary(const std::string& dir, const analysis::RankSummary& s,
+                        bool atomically) {
+  output::OutputDir out(dir, 0);
+  if (atomically) out.replace_atomically();
+  out.write_file(kRankSummaryFile, analysis::rank_summary_json(s));
+  out.drain();
+  return out.errors() == 0;
+}
 
 RankMapResult map_rank(const io::RankLog& log, const std::string& rank_dir, const Options& opts) {
   RankMapResult result;
   auto built = begin_rank_folder(rank_dir, &result.error);
   if (!built) return result;
-  result.summary = summarize(log, *built, opts);
-  output::OutputDir out(*built, 0);
-  out.write_file(kRankSummaryFile, analysis::rank_summary_json(result.summary));
-  out.drain();
-  if (out.errors() > 0) {
+  result.summary = summarize_run(log, *built, build_report(log.path, *built, opts));
+  if (!write_rank_summary(*built, result.summary, false)) {
     result.error = "Cannot write " + (fs::path(rank_dir) / kRankSummaryFile).string();
     std::error_code ec;
     fs::remove_all(*built, ec);

@@ -6,6 +6,7 @@
 
 #include "analysis/ranks.h"
 #include "io/rank_logs.h"
+#include "jobs/pipeline.h"
 #include "report/options.h"
 
 namespace tlscope::jobs {
@@ -23,5 +24,12 @@ struct RankMapResult {
 // Writes the report of `log` into `rank_dir`: built in a fresh folder beside
 // it and renamed into place, replacing an earlier run's folder.
 RankMapResult map_rank(const io::RankLog& log, const std::string& rank_dir, const Options& opts);
+
+// The rank's summary from its report run into `dir` (and the run's
+// collectives_parity.json written there); a failed run's says why.
+analysis::RankSummary summarize_run(const io::RankLog& log, const std::string& dir,
+                                    const RunResult& run);
+// `dir`/rank_summary.json; false when it could not be written.
+bool write_rank_summary(const std::string& dir, const analysis::RankSummary& s, bool atomically);
 
 }  // namespace tlscope::jobs

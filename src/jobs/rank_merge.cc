@@ -149,7 +149,7 @@ void note_problems(const std::vector<io::RankLog>& logs,
 }  // namespace
 
 MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigned jobs,
-                        const MapOutcome* known) {
+                        const MapOutcome* known, bool landing_only) {
   MergeResult result;
   Found found = scan(out_dir);
   result.notes = std::move(found.notes);
@@ -186,10 +186,12 @@ MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigne
   for (auto& s : summaries)
     if (s.error.empty()) good.push_back(std::move(s));
   summaries.clear();
-  write_job_files(out_dir, good, jobs);
-  write_combined_chromium(analysis.ranks, out_dir, jobs);
-  std::printf("Multi-rank report generated under %s\nIndividual pages: rank_*/index.html\n",
-              out_dir.c_str());
+  if (!landing_only) {
+    write_job_files(out_dir, good, jobs);
+    write_combined_chromium(analysis.ranks, out_dir, jobs);
+    std::printf("Multi-rank report generated under %s\nIndividual pages: rank_*/index.html\n",
+                out_dir.c_str());
+  }
   write_landing_page(out_dir, logs, good, analysis, result.problems, opts);
   result.ok = true;
   return result;

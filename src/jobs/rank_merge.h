@@ -35,7 +35,9 @@ struct MapOutcome {
 // there is one and `known` is null), `jobs` files at a time, and writes the
 // job's files into out_dir. A rank whose folder or summary is missing or
 // broken is a problem on the page, not an error.
+// `landing_only`: only the landing page (a job followed while it runs:
+// the ranks' files are not complete yet), without saying so on stdout.
 MergeResult merge_ranks(const std::string& out_dir, const Options& opts, unsigned jobs,
-                        const MapOutcome* known = nullptr);
+                        const MapOutcome* known = nullptr, bool landing_only = false);
 
 }  // namespace tlscope::jobs

@@ -153,6 +153,7 @@ void write_landing_page(const std::string& out_dir, const std::vector<io::RankLo
                         const analysis::MultiRankAnalysis& a,
                         const std::vector<std::string>& problems, const Options& opts) {
   OutputDir out(out_dir, 0);
+  if (opts.replace_atomically || opts.live_generation) out.replace_atomically();
   auto w = open_page(out, "index.html");
   begin_page(*w, "tlscope multi-rank report", "");
   Html links;

@@ -21,6 +21,9 @@ struct Options {
   // Not 0: the page is written while the log is followed (--follow), the
   // `live_generation`-th time; it reloads itself when a newer one is written.
   uint64_t live_generation = 0;
+  // Every whole file written beside its name and renamed over it (--follow:
+  // a reader never sees part of one).
+  bool replace_atomically = false;
 };
 
 }  // namespace tlscope::report

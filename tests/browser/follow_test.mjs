@@ -69,7 +69,7 @@ async function main() {
       return (await page.locator('#tl-live').count()) > 0;
     });
     const banner = await page.locator('#tl-live').innerText();
-    check(/Following the log while it is written/.test(banner), 'the index says it is live', banner);
+    check(/Following the trace as it is written/.test(banner), 'the index says it is live', banner);
     const generation = await page.locator('#tl-live').getAttribute('data-generation');
     const linksBefore = await page.locator('a[href*="compilation_metrics"]').count();
     check(await page.locator('a.tl-new').count() === 0, 'nothing is new on the first look');

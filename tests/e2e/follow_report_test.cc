@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -24,7 +25,7 @@ using nlohmann::json;
 // What a reader saw in the report folder while it was written.
 struct Looks {
   size_t live_indexes = 0;    // index.html marked as written while followed
-  size_t summaries = 0;       // summary.json read whole
+  size_t summaries = 0;       // summary.json read whole (of one log)
   std::vector<std::string> broken;  // files read in part
 };
 
@@ -126,7 +127,8 @@ TEST(FollowReport, InterruptEndsWithTheWholeReport) {
   expect_report_of_whole_log(log, out, tmp.path());
 }
 
-// A TORCH_TRACE folder: its log is waited for, then followed.
+// A TORCH_TRACE folder of one process: its log is waited for, then
+// followed; the report is the one `tlscope DIR --latest` writes.
 TEST(FollowReport, AFolderIsFollowedOnceItsLogAppears) {
   TempDir tmp;
   fs::path dir = tmp / "trace", out = tmp / "out";
@@ -135,16 +137,56 @@ TEST(FollowReport, AFolderIsFollowedOnceItsLogAppears) {
       {dir.string(), "-o", out.string(), "--no-browser", "--follow", "--idle", "3"}, tmp / "o",
       tmp / "e");
   ASSERT_TRUE(appears(tmp / "e", "Waiting for a log in " + dir.string()));
-  fs::path log = dir / "dedicated_log_torch_trace_rank_0_abc.log";
+  fs::path log = dir / "dedicated_log_torch_trace_abc.log";
   append_in_pieces(log, gunzip_file(kData / "recorded" / "mlp_training.log.gz"), 3);
   auto r = wait_for(pid, tmp / "o", tmp / "e");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("Following the newest file in " + dir.string() + ": " + log.string()),
             std::string::npos)
       << r.err;
-  auto whole = run_tlscope({"summary", log.string(), "--json"}, tmp.path());
-  EXPECT_EQ(json::parse(read_file(out / "summary.json"))["totals"],
-            json::parse(whole.out)["totals"]);
+  fs::path followed = tmp / "followed";
+  fs::rename(out, followed);
+  auto latest = run_tlscope({dir.string(), "-o", out.string(), "--no-browser", "--latest"}, tmp.path());
+  ASSERT_EQ(latest.exit_code, 0) << latest.err;
+  expect_same_tree(out, followed);
+}
+
+// A job's folder: rank 0 writes first, rank 1's log appears later; each is
+// followed as it comes, the landing page is live while they write, and the
+// report at the end is the one --all-ranks-html writes.
+TEST(FollowReport, AJobIsFollowedRankByRankAndGivesTheAllRanksReport) {
+  TempDir tmp;
+  fs::path dir = tmp / "trace", out = tmp / "out";
+  fs::create_directories(dir);
+  std::vector<std::pair<fs::path, std::string>> ranks;
+  for (const auto& e : fs::directory_iterator(kData / "recorded" / "two_ranks_aborted"))
+    ranks.push_back({dir / e.path().stem(), gunzip_file(e.path())});
+  std::sort(ranks.begin(), ranks.end());
+  ASSERT_EQ(ranks.size(), 2u);
+  pid_t pid = spawn_tlscope(
+      {dir.string(), "-o", out.string(), "--no-browser", "--follow", "--idle", "2"}, tmp / "o",
+      tmp / "e");
+  std::atomic<bool> done{false};
+  Looks looks;
+  std::thread reader(watch, out, std::cref(done), &looks);
+  append_in_pieces(ranks[0].first, ranks[0].second, 5);
+  ASSERT_TRUE(appears(tmp / "e", "Following rank 0"));
+  append_in_pieces(ranks[1].first, ranks[1].second, 6);
+  auto r = wait_for(pid, tmp / "o", tmp / "e");
+  done = true;
+  reader.join();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(looks.broken.empty()) << looks.broken.front();
+  EXPECT_GT(looks.live_indexes, 0u);
+  EXPECT_NE(r.err.find("Following rank 1: " + ranks[1].first.string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tlscope: rank 1: recompile of step [0/1]"), std::string::npos) << r.err;
+
+  fs::path followed = tmp / "followed";
+  fs::rename(out, followed);
+  auto all = run_tlscope({dir.string(), "-o", out.string(), "--no-browser", "--all-ranks-html"},
+                         tmp.path());
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  expect_same_tree(out, followed);
 }
 
 TEST(FollowReport, WhatCannotBeFollowedIsAnError) {
@@ -157,12 +199,6 @@ TEST(FollowReport, WhatCannotBeFollowedIsAnError) {
   auto gz = run({(kData / "recorded" / "shape_change.log.gz").string(), "-o", out, "--follow"});
   EXPECT_EQ(gz.exit_code, 1);
   EXPECT_NE(gz.err.find("is compressed"), std::string::npos) << gz.err;
-
-  auto ranks = run({(kData / "recorded" / "two_ranks_aborted").string(), "-o", out, "--follow"});
-  EXPECT_EQ(ranks.exit_code, 1);
-  EXPECT_NE(ranks.err.find("holds the logs of 2 ranks: --follow follows one log"),
-            std::string::npos)
-      << ranks.err;
 
   fs::path text = tmp / "logs.txt";
   write_file(text, read_file(kData / "torch_logs" / "ranks.txt"));
