@@ -40,9 +40,7 @@ int check_follow_flags(const std::string& log, bool follow, bool quiet,
     if (idle) return error("--idle is for a log: standard input ends with its program", kExitUsage);
     return 0;
   }
-  if (is_dir(log))
-    return error("--follow reads one log (or - for TORCH_LOGS text); " + log + " is a folder",
-                 kExitUsage);
+  if (is_dir(log)) return 0;  // a job's folder: its rank logs, as they come
   return check_log_path(log, LogArg::kFile);
 }
 
@@ -64,7 +62,8 @@ int summary(int argc, char** argv) {
   app.add_flag("--follow", follow,
                "Read the log as its program writes it, saying each recompile, failure and graph "
                "break on standard error as it comes (and the totals so far, on a terminal); end "
-               "at Ctrl+C or --idle, then print the summary. With - (TORCH_LOGS text on standard "
+               "at Ctrl+C or --idle, then print the summary. A folder: each rank log in it, and "
+               "each that comes later. With - (TORCH_LOGS text on standard "
                "input): the input goes on to standard output unchanged, the summary to standard "
                "error, at the input's end");
   app.add_option("--idle", idle, "With --follow on a log: end after SECONDS without a new byte")

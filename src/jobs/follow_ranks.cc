@@ -13,6 +13,7 @@
 
 #include "analysis/doctor.h"
 #include "io/follow_source.h"
+#include "io/rank_watch.h"
 #include "jobs/pipeline.h"
 #include "jobs/rank_files.h"
 #include "jobs/rank_map.h"
@@ -28,52 +29,50 @@ class JobFollower {
   explicit JobFollower(const FollowRanks& f) : f_(f) { known_.listing.folder = f.dir; }
 
   MultiRankResult run() {
-    auto last_new = Clock::now();
-    Clock::time_point last_merge{};
-    for (;;) {
-      if (look_for_ranks()) last_new = Clock::now();
-      if (landing_dirty_.load() && Clock::now() - last_merge >= seconds(f_.snapshot_s)) {
-        landing_dirty_ = false;
-        Options live = f_.opts;
-        live.live_generation = ++generation_;
-        merge_ranks(f_.out_dir, live, 1, &outcome(), /*landing_only=*/true);
-        last_merge = Clock::now();
-      }
-      bool stopped = f_.stop && f_.stop->load();
-      bool quiet = f_.idle_s > 0 && running_.load() == 0 && Clock::now() - last_new >= seconds(f_.idle_s);
-      if ((stopped || quiet) && running_.load() == 0) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    for (auto& t : threads_) t.join();
+    io::RankWatch w;
+    w.dir = f_.dir;
+    w.idle_s = f_.idle_s;
+    w.stop = f_.stop;
+    w.on_new_rank = [this](const io::RankLog& log) { add_rank(log); };
+    w.follow = [this](const io::RankLog& log) { follow_rank(rank(log.rank)); };
+    w.every_poll = [this] { merge_live(); };
+    io::watch_rank_logs(w);
     return finish();
   }
 
  private:
   static std::chrono::duration<double> seconds(double s) { return std::chrono::duration<double>(s); }
 
-  // Starts following the rank logs not followed yet; whether there were any.
-  bool look_for_ranks() {
-    std::vector<io::RankLog> logs;
-    std::vector<std::string> ignored;
-    std::string error;
-    if (!io::discover_rank_logs(f_.dir, &logs, &ignored, &error)) return false;
-    bool any = false;
-    for (const auto& log : logs) {
-      if (ranks_.count(log.rank)) continue;
-      any = true;
+  // A rank log not followed before: into the listing (rank_logs.json).
+  void add_rank(const io::RankLog& log) {
+    {
+      std::lock_guard<std::mutex> lock(ranks_mu_);  // rank threads look theirs up
       ranks_[log.rank] = std::make_unique<Rank>();
       ranks_[log.rank]->log = log;
-      known_.listing.logs.push_back(log);
-      if (f_.on_new_rank) f_.on_new_rank(log);
-      ++running_;
-      threads_.emplace_back([this, r = ranks_[log.rank].get()] { follow_rank(r); });
     }
-    if (any) {
-      std::sort(known_.listing.logs.begin(), known_.listing.logs.end(),
-                [](const io::RankLog& a, const io::RankLog& b) { return a.rank < b.rank; });
-      write_rank_listing(f_.out_dir, known_.listing, &error);
-    }
-    return any;
+    known_.listing.logs.push_back(log);
+    std::sort(known_.listing.logs.begin(), known_.listing.logs.end(),
+              [](const io::RankLog& a, const io::RankLog& b) { return a.rank < b.rank; });
+    std::string error;
+    write_rank_listing(f_.out_dir, known_.listing, &error);
+    if (f_.on_new_rank) f_.on_new_rank(log);
+  }
+
+  struct Rank;
+  Rank* rank(uint32_t r) {
+    std::lock_guard<std::mutex> lock(ranks_mu_);
+    return ranks_.at(r).get();
+  }
+
+  // The landing page of what the ranks read so far, when one of them wrote a
+  // snapshot and `snapshot_s` has passed.
+  void merge_live() {
+    if (!landing_dirty_.load() || Clock::now() - last_merge_ < seconds(f_.snapshot_s)) return;
+    landing_dirty_ = false;
+    Options live = f_.opts;
+    live.live_generation = ++generation_;
+    merge_ranks(f_.out_dir, live, 1, &known_, /*landing_only=*/true);
+    last_merge_ = Clock::now();
   }
 
   struct Rank {
@@ -116,10 +115,7 @@ class JobFollower {
     if (!write_rank_summary(dir, summary, true))
       r->error = "Cannot write " + (fs::path(dir) / kRankSummaryFile).string();
     landing_dirty_ = true;
-    --running_;
   }
-
-  const MapOutcome& outcome() { return known_; }
 
   MultiRankResult finish() {
     MultiRankResult result;
@@ -137,10 +133,10 @@ class JobFollower {
 
   const FollowRanks& f_;
   MapOutcome known_;
+  std::mutex ranks_mu_;
   std::map<uint32_t, std::unique_ptr<Rank>> ranks_;
-  std::vector<std::thread> threads_;
-  std::atomic<size_t> running_{0};
   std::atomic<bool> landing_dirty_{false};
+  Clock::time_point last_merge_{};
   uint64_t generation_ = 0;
 };
 

@@ -306,6 +306,55 @@ TEST(FollowTrace, APartLineIsWaitedFor) {
   EXPECT_EQ(r.err.find("Warning"), std::string::npos) << r.err;
 }
 
+// `j` without its "command_line" keys (a followed run's has --follow).
+json without_command_lines(json j) {
+  if (j.is_object()) {
+    j.erase("command_line");
+    for (auto& [k, v] : j.items()) v = without_command_lines(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) v = without_command_lines(v);
+  }
+  return j;
+}
+
+// A job's folder: rank 1's log comes after rank 0's is written; both are
+// followed, their events named by rank, and the summary at the end is the
+// one of the folder (text and JSON).
+TEST(FollowTrace, AJobFolderIsFollowedRankByRank) {
+  TempDir tmp;
+  fs::path dir = tmp / "trace";
+  fs::create_directories(dir);
+  std::vector<fs::path> gz;
+  for (const auto& e : fs::directory_iterator(kData / "recorded" / "two_ranks_aborted"))
+    gz.push_back(e.path());
+  std::sort(gz.begin(), gz.end());
+  ASSERT_EQ(gz.size(), 2u);
+  for (bool json : {false, true}) {
+    SCOPED_TRACE(json ? "--json" : "text");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::vector<std::string> args = {"summary", dir.string(), "--follow", "--idle", "2"};
+    if (json) args.push_back("--json");
+    pid_t pid = spawn_tlscope(args, tmp / "o", tmp / "e");
+    for (size_t i = 0; i < gz.size(); ++i)
+      append_in_pieces(dir / gz[i].stem(), gunzip_file(gz[i]), 20 + static_cast<unsigned>(i));
+    auto r = wait_for(pid, tmp / "o", tmp / "e");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> whole_args = {"summary", dir.string()};
+    if (json) whole_args.push_back("--json");
+    auto whole = run_tlscope(whole_args, tmp.path());
+    ASSERT_EQ(whole.exit_code, 0) << whole.err;
+    if (json)
+      EXPECT_EQ(without_command_lines(json::parse(r.out)), without_command_lines(json::parse(whole.out)));
+    else
+      EXPECT_EQ(r.out, whole.out);
+    EXPECT_NE(r.err.find("Following rank 1: " + (dir / gz[1].stem()).string()), std::string::npos)
+        << r.err;
+    EXPECT_EQ(count_matching(r.err, std::regex("^tlscope: rank 1: recompile of step \\[0/1\\]")), 1u)
+        << r.err;
+  }
+}
+
 TEST(FollowTrace, WhatCannotBeFollowedIsAnError) {
   TempDir tmp;
   auto gz = run_tlscope({"summary", (kData / "recorded" / "shape_change.log.gz").string(),
@@ -314,9 +363,10 @@ TEST(FollowTrace, WhatCannotBeFollowedIsAnError) {
   EXPECT_EQ(gz.exit_code, 1);
   EXPECT_NE(gz.err.find("is compressed: --follow reads a log as it is written"), std::string::npos)
       << gz.err;
-  auto dir = run_tlscope({"summary", (kData / "recorded").string(), "--follow"}, tmp.path());
-  EXPECT_EQ(dir.exit_code, 2);
-  EXPECT_NE(dir.err.find("is a folder"), std::string::npos) << dir.err;
+  auto none = run_tlscope({"summary", tmp.path().string(), "--follow", "--idle", "0.3"}, tmp.path());
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("No rank log appeared in " + tmp.path().string()), std::string::npos)
+      << none.err;
   auto idle = run_tlscope({"summary", "-", "--follow", "--idle", "1"}, tmp.path());
   EXPECT_EQ(idle.exit_code, 2);
 }
