@@ -4,6 +4,8 @@
 // unchanged; each recompile, failure, limit hit and graph break be said as
 // it happens; and the summary at the end be the one of the whole input.
 #include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -12,6 +14,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -352,6 +355,66 @@ TEST(FollowTrace, AJobFolderIsFollowedRankByRank) {
         << r.err;
     EXPECT_EQ(count_matching(r.err, std::regex("^tlscope: rank 1: recompile of step \\[0/1\\]")), 1u)
         << r.err;
+  }
+}
+
+// Runs `tlscope args...` with its standard error on a terminal (a
+// pseudo-terminal): its exit status, and what it wrote there.
+std::pair<int, std::string> run_on_terminal(const std::vector<std::string>& args,
+                                            const fs::path& scratch) {
+  int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0)
+    throw std::runtime_error("no pseudo-terminal");
+  std::string slave = ::ptsname(master);
+  int held = ::open(slave.c_str(), O_RDWR | O_NOCTTY);  // reads never fail for want of one
+  pid_t pid = spawn_tlscope(args, scratch / "o", slave);
+  std::string text;
+  int status = 0;
+  for (bool exited = false;;) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0) {
+      char buf[4096];
+      ssize_t n = ::read(master, buf, sizeof buf);
+      if (n > 0) text.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (exited) break;  // and nothing more to read
+    exited = ::waitpid(pid, &status, WNOHANG) == pid;
+  }
+  ::close(held);
+  ::close(master);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
+}
+
+// On a terminal a status line keeps the totals so far, rewritten in place
+// ("\r" and erase to the end of the line), and is cleared at the end; the
+// same for the report followed.
+TEST(FollowTrace, TheStatusLineOnATerminalShowsTheTotals) {
+  TempDir tmp;
+  fs::path log = tmp / "limit.log";
+  write_file(log, gunzip_file(kData / "recorded" / "recompile_limit.log.gz"));
+  json j = json::parse(run_tlscope({"summary", log.string(), "--json"}, tmp.path()).out);
+  const auto& t = j["totals"];
+  auto n = [&](const char* key) { return t[key].get<size_t>(); };
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "\r\033[Ktlscope: following: %zu compiles, %zu recompiles, %zu graph breaks, "
+                "%zu failure, %.1f s compiling",
+                n("compiles"), n("recompiles"), n("graph_breaks"), n("failures"),
+                t["compile_time_s"].get<double>());
+  std::string totals = line;
+  ASSERT_EQ(n("failures"), 1u);
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"summary", log.string(), "--follow", "--idle", "1"},
+           {log.string(), "-o", (tmp / "out").string(), "--follow", "--idle", "1"}}) {
+    SCOPED_TRACE(args[1]);
+    auto [rc, term] = run_on_terminal(args, tmp.path());
+    EXPECT_EQ(rc, 0) << term;
+    EXPECT_NE(term.find(totals), std::string::npos) << term;
+    size_t last = term.rfind(totals);
+    EXPECT_NE(term.find("\r\033[K", last + totals.size()), std::string::npos)
+        << "the status line is cleared at the end";
+    EXPECT_NE(term.find("tlscope: recompile of f [0/1]"), std::string::npos);
   }
 }
 
