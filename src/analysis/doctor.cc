@@ -378,7 +378,7 @@ class Diagnoser {
     return f;
   }
 
-  // The 20 longest compiles (the first of equal ones first), with their phases.
+  // The longest compiles (the first of equal ones first), with their phases.
   void collect_slowest() {
     std::vector<const model::MetricsRecord*> timed;
     for (const auto& r : m_.metrics)
@@ -386,7 +386,7 @@ class Diagnoser {
     std::stable_sort(timed.begin(), timed.end(), [](const auto* a, const auto* b) {
       return *a->entire_frame_s > *b->entire_frame_s;
     });
-    if (timed.size() > 20) timed.resize(20);
+    if (timed.size() > model::kSlowestCompiles) timed.resize(model::kSlowestCompiles);
     for (const auto* r : timed) out_.slowest.push_back(slow_compile(*r));
   }
 

@@ -85,10 +85,21 @@ struct Phase {
   double seconds = 0;
 };
 
+// How many of the longest compiles the doctor shows with their phases.
+constexpr size_t kSlowestCompiles = 20;
+
 struct ChromiumSummary {
   uint64_t events = 0;
   // Per compile (run and metrics bucket): its phases in the order they began.
+  // Only the kSlowestCompiles longest compiles' are ever shown: prune() lets
+  // the others go, so that they do not grow with the log.
   std::unordered_map<CompileRef, std::vector<Phase>, CompileRefHash> phases;
+  // Drops the phases of compiles that can no longer be among the `keep`
+  // longest: each of their compilation_metrics records took less than the
+  // keep-th longest so far (a bound that only rises), and the last came
+  // before the `settled` latest records (a restart's next attempt, which
+  // shares its bucket, comes at once). Compiles without metrics keep theirs.
+  void prune(const std::deque<MetricsRecord>& metrics, size_t keep, size_t settled);
   // The names and paths of phases, each kept once.
   const std::string& text(uint32_t id) const { return texts_[id]; }
   uint32_t intern(std::string_view s);

@@ -165,6 +165,10 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
   }
   note_outcome(model, rec, bucket);
   model.metrics.push_back(std::move(rec));
+  // Now and then, the phases of compiles too short to be shown are let go.
+  constexpr size_t kPruneEvery = 512;
+  if (model.metrics.size() % kPruneEvery == 0)
+    model.chromium.prune(model.metrics, model::kSlowestCompiles, kPruneEvery);
   if (!ctx.b.wants_pages()) return std::nullopt;
   page.path = std::move(rel);
   page.rec = &model.metrics.back();
