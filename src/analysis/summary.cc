@@ -373,7 +373,7 @@ std::string summary_text(const DoctorReport& d, const std::string& log, bool col
   t.breaks_and_failures();
   t.items("What to do", d.advice);
   t.items("Expected", d.expected);
-  return t.o;
+  return terminal_safe(std::move(t.o), color);
 }
 
 namespace {
@@ -440,7 +440,7 @@ std::string ranks_summary_text(const std::vector<RankDiagnosis>& ranks, const Mu
     for (const auto& [msg, rs] : advice)
       o += wrap("- " + msg + " (ranks " + rank_ranges(rs) + ")", width, 2) + "\n";
   }
-  return o;
+  return terminal_safe(std::move(o), color);
 }
 
 namespace {

@@ -53,4 +53,29 @@ std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+std::string terminal_safe(std::string text, bool color) {
+  static constexpr std::string_view kOurs[] = {"\033[1m", "\033[33m", "\033[0m"};
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n' || (c >= 0x20 && c != 0x7f)) continue;
+    if (c == '\t') {
+      text[i] = ' ';
+      continue;
+    }
+    if (c == 0x1b && color) {
+      std::string_view rest = std::string_view(text).substr(i);
+      bool ours = false;
+      for (auto code : kOurs)
+        if (rest.starts_with(code)) {
+          i += code.size() - 1;
+          ours = true;
+          break;
+        }
+      if (ours) continue;
+    }
+    text[i] = '?';
+  }
+  return text;
+}
+
 }  // namespace tlscope::analysis

@@ -205,6 +205,33 @@ TEST(SummaryText, KeepsToTheWidthAndColoursOnlyWhenAsked) {
   EXPECT_TRUE(has(colour, "\033[1mFrames\033[0m"));
 }
 
+// Control bytes from a log (an escape sequence in a function name, a \r in
+// a reason) never reach the terminal: they are '?', in colour or not, and
+// the doctor's own colour codes stay.
+TEST(SummaryText, ControlBytesOfTheLogBecomeQuestionMarks) {
+  std::string name = "f\u001b]0;owned\u0007\u001b[2J";
+  std::string log = at(0, 0, start()) + at(0, 0, metrics(name, 2.0)) +
+                    recompile(0, 1, {"0/0: L['x'] == 1\r\u001b[1A hidden"}, name, 1.0);
+  DoctorReport d = diagnose(read_text(log));
+  for (bool colour : {false, true}) {
+    std::string s = summary_text(d, "ctl.log", colour);
+    EXPECT_TRUE(has(s, "f?]0;owned??[2J")) << s;
+    EXPECT_TRUE(has(s, "L['x'] == 1??[1A hidden")) << s;
+    for (size_t i = 0; i < s.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c == 0x1b) {
+        ASSERT_TRUE(colour) << "escape without colour at " << i;
+        std::string_view rest = std::string_view(s).substr(i);
+        EXPECT_TRUE(rest.starts_with("\033[1m") || rest.starts_with("\033[33m") ||
+                    rest.starts_with("\033[0m"))
+            << rest.substr(0, 10);
+      } else {
+        EXPECT_TRUE(c == '\n' || (c >= 0x20 && c != 0x7f)) << int(c) << " at " << i;
+      }
+    }
+  }
+}
+
 // Frames that compiled once and cleanly: the five slowest shown, the rest
 // in one line (with their time), unless every frame is asked for.
 TEST(SummaryText, QuietFramesBeyondTheSlowestFiveAreOneLine) {
