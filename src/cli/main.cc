@@ -134,6 +134,42 @@ int run_text(const Args& a, const std::string& log, const tlscope::report::Optio
   return show_report(a);
 }
 
+// What a report run says when its report is written: the statistics, and
+// the exit status --strict and --strict-compile-id ask for.
+int after_report(const Args& a, const std::string& log, const tlscope::jobs::RunResult& result) {
+  const auto& stats = result.model.stats;
+  std::fprintf(stderr, "%s\n", stats.to_string().c_str());
+  if (!stats.unknown_names.empty()) {
+    std::string names;
+    for (const auto& [k, n] : stats.unknown_names) names += (names.empty() ? "" : ", ") + k;
+    std::fprintf(stderr, "Unknown fields: {%s} (not rendered)\n", names.c_str());
+  }
+  if (!result.ok) return fail(result.error);
+
+  std::string not_trace = tlscope::cli::not_a_trace_log(log, stats);
+  if (!not_trace.empty()) {
+    if (a.report.strict)
+      return fail("--strict: " + not_trace + "; the report was written to " + a.out);
+    tlscope::cli::warning(not_trace);
+  }
+  if (a.report.strict && stats.strict_failures() > 0) {
+    std::string parts;
+    for (auto [name, v] : stats.nonzero())
+      if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
+        parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
+    return fail(
+        fmt::format("--strict: {} could not be used ({}); the report was "
+                    "written to {}",
+                    tlscope::analysis::count_of(stats.strict_failures(), "log line", "log lines"),
+                    parts, a.out));
+  }
+  if (a.strict_compile_id) {
+    for (const auto& e : result.model.index.entries())
+      if (!e.id) return fail("Some log entries did not have compile id");
+  }
+  return show_report(a);
+}
+
 int run(const Args& a, const std::string& cmdline) {
   if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
 
@@ -166,37 +202,30 @@ int run(const Args& a, const std::string& cmdline) {
   auto result = tlscope::jobs::build_report(
       log, a.out, opts, [&](uint64_t done, uint64_t total) { bar.update(done, total); });
   bar.finish();
-  const auto& stats = result.model.stats;
-  std::fprintf(stderr, "%s\n", stats.to_string().c_str());
-  if (!stats.unknown_names.empty()) {
-    std::string names;
-    for (const auto& [k, n] : stats.unknown_names) names += (names.empty() ? "" : ", ") + k;
-    std::fprintf(stderr, "Unknown fields: {%s} (not rendered)\n", names.c_str());
-  }
-  if (!result.ok) return fail(result.error);
+  return after_report(a, log, result);
+}
 
-  std::string not_trace = tlscope::cli::not_a_trace_log(log, stats);
-  if (!not_trace.empty()) {
-    if (a.report.strict)
-      return fail("--strict: " + not_trace + "; the report was written to " + a.out);
-    tlscope::cli::warning(not_trace);
-  }
-  if (a.report.strict && stats.strict_failures() > 0) {
-    std::string parts;
-    for (auto [name, v] : stats.nonzero())
-      if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
-        parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
-    return fail(
-        fmt::format("--strict: {} could not be used ({}); the report was "
-                    "written to {}",
-                    tlscope::analysis::count_of(stats.strict_failures(), "log line", "log lines"),
-                    parts, a.out));
-  }
-  if (a.strict_compile_id) {
-    for (const auto& e : result.model.index.entries())
-      if (!e.id) return fail("Some log entries did not have compile id");
-  }
-  return show_report(a);
+// The flags that go together; -1 when they do, else the exit code.
+int check_report_args(const CLI::App& app, const Args& a) {
+  using tlscope::cli::error, tlscope::cli::kExitUsage;
+  // --port and --host belong to --serve; an address that is none is said
+  // at once, before the report is made.
+  for (const char* opt : {"--port", "--host"})
+    if (app.count(opt) > 0 && !a.serve)
+      return error(std::string(opt) + " is for --serve: add --serve to serve the report",
+                   kExitUsage);
+  if (!a.follow && (a.quiet || a.idle)) return error("--quiet and --idle go with --follow", kExitUsage);
+  if (a.follow && a.all_ranks)
+    return error("--follow cannot be used with --all-ranks-html: --follow DIR follows a job's "
+                 "rank logs into the same report",
+                 kExitUsage);
+  if (a.follow && a.latest)
+    return error("--follow cannot be used with --latest: --follow DIR follows the newest log "
+                 "in a folder",
+                 kExitUsage);
+  if (a.serve)
+    if (auto why = tlscope::serve::host_problem(a.host)) return error(*why, kExitUsage);
+  return -1;
 }
 
 // The report's command line into `a`; -1 when it parsed, else the exit code.
@@ -246,23 +275,7 @@ int parse_report_args(int argc, char** argv, Args* a) {
     app.exit(e);
     return 2;
   }
-  // --port and --host belong to --serve; an address that is none is said
-  // at once, before the report is made.
-  for (const char* opt : {"--port", "--host"})
-    if (app.count(opt) > 0 && !a->serve)
-      return tlscope::cli::error(std::string(opt) + " is for --serve: add --serve to serve the report",
-                                 tlscope::cli::kExitUsage);
-  if (!a->follow && (a->quiet || a->idle))
-    return tlscope::cli::error("--quiet and --idle go with --follow", tlscope::cli::kExitUsage);
-  for (auto [on, flag] : {std::pair{a->all_ranks, "--all-ranks-html"}, {a->latest, "--latest"}})
-    if (a->follow && on)
-      return tlscope::cli::error(std::string("--follow cannot be used with ") + flag +
-                                     (a->latest ? ": --follow PATH follows the newest log in a folder" : ""),
-                                 tlscope::cli::kExitUsage);
-  if (a->serve)
-    if (auto why = tlscope::serve::host_problem(a->host))
-      return tlscope::cli::error(*why, tlscope::cli::kExitUsage);
-  return -1;
+  return check_report_args(app, *a);
 }
 
 // The commands other than the report's; -1 when argv names none of them.
