@@ -57,6 +57,14 @@ std::string terminal_safe(std::string text, bool color) {
   static constexpr std::string_view kOurs[] = {"\033[1m", "\033[33m", "\033[0m"};
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
+    // C1 controls written as UTF-8 (U+0080..U+009F: 0xC2 0x80..0x9F; U+009B
+    // is a CSI to some terminals): one '?'.
+    if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      text.erase(i, 1);
+      text[i] = '?';
+      continue;
+    }
     if (c == '\n' || (c >= 0x20 && c != 0x7f)) continue;
     if (c == '\t') {
       text[i] = ' ';

@@ -19,9 +19,9 @@ std::string count_of(uint64_t n, std::string_view one, std::string_view many);
 std::string lower(std::string_view s);
 // Without leading and trailing white space.
 std::string_view trim(std::string_view s);
-// `text` made safe for a terminal: every control byte from a log (escape
-// sequences that move the cursor, retitle the window or hide lines, \r) as
-// '?', a tab as a space; with `color`, the three plain colour codes the
+// `text` made safe for a terminal: every control character from a log
+// (escape sequences that move the cursor, retitle the window or hide lines,
+// \r, and the C1 controls of UTF-8) as '?', a tab as a space; with `color`, the three plain colour codes the
 // doctor itself writes (bold, yellow, reset) are kept.
 std::string terminal_safe(std::string text, bool color);
 

@@ -23,6 +23,8 @@ std::string near_limit(size_t recompiles);
 // ("0/1: "), blanks run together, without a "Graph Break Reason: " label,
 // the rest as printed.
 std::string event_text(std::string_view text);
+// A path as said on the terminal (its control characters as '?').
+std::string shown(const std::string& path);
 // "tlscope: TEXT" on standard error, every control byte of TEXT as '?': no
 // escape sequence from a log reaches the terminal.
 void say_event(const std::string& text);
@@ -45,5 +47,12 @@ struct FollowTrace {
 // ends at Ctrl+C or after `idle_s` without new bytes, and prints the summary
 // of what was read (standard output), as `summary LOG` would of that log.
 int follow_trace(const FollowTrace& f, const SummaryFormat& format);
+
+// What a TORCH_TRACE folder holds to follow: rank logs (a job: each rank
+// followed, and those that come later), or else its newest file (`*log`,
+// said); waited for while there is neither (the program has not started
+// writing), until Ctrl+C or `idle_s` (then kNone, said).
+enum class FolderKind { kJob, kLog, kNone };
+FolderKind what_to_follow(const std::string& dir, double idle_s, std::string* log);
 
 }  // namespace tlscope::cli

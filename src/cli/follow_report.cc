@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cli/checks.h"
+#include "cli/follow.h"
 #include "cli/trace_events.h"
 #include "io/follow_source.h"
 #include "io/input_path.h"
@@ -27,36 +28,14 @@
 namespace tlscope::cli {
 namespace {
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 bool stopped() { return follow_stop_flag()->load(); }
 
-// What a TORCH_TRACE folder holds to follow: rank logs (a job: each rank
-// followed, and those that come later), or else its newest file; waited for
-// while there is neither (the program has not started writing).
-enum class FolderKind { kJob, kLog, kNone };
-
-FolderKind what_to_follow(const FollowReport& f, std::string* log) {
-  auto start = Clock::now();
-  bool said = false;
-  for (;;) {
-    std::vector<io::RankLog> ranks;
-    std::vector<std::string> ignored;
-    std::string error;
-    if (io::discover_rank_logs(f.path, &ranks, &ignored, &error)) return FolderKind::kJob;
-    if (io::resolve_input(f.path, true, log, &error)) {
-      std::fprintf(stderr, "Following the newest file in %s: %s\n", f.path.c_str(), log->c_str());
-      return FolderKind::kLog;
-    }
-    if (!said) std::fprintf(stderr, "Waiting for a log in %s\n", f.path.c_str());
-    said = true;
-    if (stopped() ||
-        (f.idle_s > 0 && Clock::now() - start > std::chrono::duration<double>(f.idle_s))) {
-      cli::error("No log appeared in " + f.path);
-      return FolderKind::kNone;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+// No port to serve on: the folder just prepared (empty) is not left behind.
+int drop_folder(const std::string& out) {
+  std::error_code ec;
+  fs::remove_all(out, ec);
+  return 1;
 }
 
 // TORCH_LOGS text has its own way to be followed; a log still empty is
@@ -97,13 +76,13 @@ std::string report_command_line(int argc, char** argv) {
 
 namespace {
 
-// After the report is written: the lines a report run prints, and with
-// --serve the report served until the next Ctrl+C.
-int finish(const FollowReport& f, const std::string& error_message) {
-  if (!error_message.empty()) return error(error_message);
+// After the report is written (`rc`: the exit status a run on the finished
+// log would have): where it is, and with --serve the report served until
+// the next Ctrl+C.
+int finish(const FollowReport& f, int rc) {
   std::fprintf(stderr, "Report written to %s\n", (fs::path(f.out) / "index.html").string().c_str());
   if (f.serve) serve_until_stopped(f.out);
-  return 0;
+  return rc;
 }
 
 // One log into one report.
@@ -125,14 +104,14 @@ int follow_log(const FollowReport& f, const std::string& log, const report::Opti
   follow.after_record = [&](const model::ReportModel& m) { events.after_record(m); };
 
   serve::BackgroundServer server;
-  if (f.serve && !server.start({f.out, f.host, f.port})) return 1;
+  if (f.serve && !server.start({f.out, f.host, f.port})) return drop_folder(f.out);
   std::fprintf(stderr, "Writing the report into %s as %s grows (index.html updates itself); "
                        "Ctrl+C ends it\n",
-               f.out.c_str(), log.c_str());
+               shown(f.out).c_str(), shown(log).c_str());
   auto result = jobs::build_report(log, f.out, opts, {}, &follow);
   events.done();
-  std::fprintf(stderr, "%s\n", result.model.stats.to_string().c_str());
-  return finish(f, result.ok ? "" : result.error);
+  int rc = report_outcome(log, f.out, result, f.strictness);
+  return result.ok ? finish(f, rc) : rc;
 }
 
 // A job's folder of rank logs into a multi-rank report.
@@ -151,21 +130,22 @@ int follow_job(const FollowReport& f, const report::Options& opts) {
     std::lock_guard<std::mutex> lock(mu);
     events[log.rank] = std::make_unique<TraceEvents>(f.quiet, fmt::format("rank {}: ", log.rank),
                                                      /*status=*/false);
-    std::fprintf(stderr, "Following rank %u: %s\n", log.rank, log.path.c_str());
+    std::fprintf(stderr, "Following rank %u: %s\n", log.rank, shown(log.path).c_str());
   };
   job.after_record = [&](uint32_t rank, const model::ReportModel& m) {
     std::lock_guard<std::mutex> lock(mu);
     events.at(rank)->after_record(m);
   };
   serve::BackgroundServer server;
-  if (f.serve && !server.start({f.out, f.host, f.port})) return 1;
+  if (f.serve && !server.start({f.out, f.host, f.port})) return drop_folder(f.out);
   std::fprintf(stderr, "Writing the job's report into %s as its ranks write %s (index.html "
                        "updates itself); Ctrl+C ends it\n",
-               f.out.c_str(), f.path.c_str());
+               shown(f.out).c_str(), shown(f.path).c_str());
   auto result = jobs::follow_ranks(job);
   for (const auto& n : result.notes) std::fprintf(stderr, "%s\n", n.c_str());
   for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
-  return finish(f, result.ok ? "" : result.error);
+  if (!result.ok) return error(result.error);
+  return finish(f, ranks_outcome(f.out, result.strict_failures, f.strictness));
 }
 
 }  // namespace
@@ -176,7 +156,7 @@ int follow_report(const FollowReport& f, const report::Options& opts) {
   if (!fs::is_directory(f.path, ec)) return follow_log(f, f.path, opts);
   std::string log;
   report::Options folder_opts = opts;
-  switch (what_to_follow(f, &log)) {
+  switch (what_to_follow(f.path, f.idle_s, &log)) {
     case FolderKind::kNone:
       return 1;
     case FolderKind::kLog:  // the report `tlscope DIR --latest` writes

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/report_outcome.h"
 #include "report/options.h"
 
 namespace tlscope::cli {
@@ -24,6 +25,7 @@ struct FollowReport {
   bool serve = false;  // served while written, and after until Ctrl+C
   std::string host;
   std::optional<uint16_t> port;
+  Strictness strictness;  // the exit status a run on the finished log would have
 };
 int follow_report(const FollowReport& f, const report::Options& opts);
 

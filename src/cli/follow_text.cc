@@ -1,3 +1,4 @@
+#include "analysis/text.h"
 #include "cli/follow.h"
 
 #include <csignal>
@@ -87,10 +88,12 @@ std::string near_limit(size_t recompiles) {
                      compiles, kDefaultRecompileLimit);
 }
 
+std::string shown(const std::string& path) { return analysis::terminal_safe(path, false); }
+
 void say_event(const std::string& text) {
-  std::string line = text;
+  std::string line = analysis::terminal_safe(text, false);
   for (char& c : line)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    if (c == '\n') c = '?';
   std::fprintf(stderr, "tlscope: %s\n", line.c_str());
   std::fflush(stderr);
 }

@@ -28,6 +28,7 @@
 #include "cli/diff_command.h"
 #include "cli/follow_report.h"
 #include "cli/progress.h"
+#include "cli/report_outcome.h"
 #include "cli/rank_commands.h"
 #include "cli/report_flags.h"
 #include "cli/subcommands.h"
@@ -112,12 +113,8 @@ int run_all_ranks(const Args& a, const tlscope::report::Options& opts) {
   for (const auto& n : result.notes) std::fprintf(stderr, "%s\n", n.c_str());
   for (const auto& p : result.problems) std::fprintf(stderr, "%s\n", p.c_str());
   if (!result.ok) return fail(result.error);
-  if (a.report.strict && result.strict_failures > 0)
-    return fail(
-        fmt::format("--strict: {} could not be used across the ranks; the "
-                    "report was written to {}",
-                    tlscope::analysis::count_of(result.strict_failures, "log line", "log lines"),
-                    a.out));
+  if (int rc = tlscope::cli::ranks_outcome(a.out, result.strict_failures, {a.report.strict, false}))
+    return rc;
   return show_report(a);
 }
 
@@ -134,42 +131,6 @@ int run_text(const Args& a, const std::string& log, const tlscope::report::Optio
   return show_report(a);
 }
 
-// What a report run says when its report is written: the statistics, and
-// the exit status --strict and --strict-compile-id ask for.
-int after_report(const Args& a, const std::string& log, const tlscope::jobs::RunResult& result) {
-  const auto& stats = result.model.stats;
-  std::fprintf(stderr, "%s\n", stats.to_string().c_str());
-  if (!stats.unknown_names.empty()) {
-    std::string names;
-    for (const auto& [k, n] : stats.unknown_names) names += (names.empty() ? "" : ", ") + k;
-    std::fprintf(stderr, "Unknown fields: {%s} (not rendered)\n", names.c_str());
-  }
-  if (!result.ok) return fail(result.error);
-
-  std::string not_trace = tlscope::cli::not_a_trace_log(log, stats);
-  if (!not_trace.empty()) {
-    if (a.report.strict)
-      return fail("--strict: " + not_trace + "; the report was written to " + a.out);
-    tlscope::cli::warning(not_trace);
-  }
-  if (a.report.strict && stats.strict_failures() > 0) {
-    std::string parts;
-    for (auto [name, v] : stats.nonzero())
-      if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
-        parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
-    return fail(
-        fmt::format("--strict: {} could not be used ({}); the report was "
-                    "written to {}",
-                    tlscope::analysis::count_of(stats.strict_failures(), "log line", "log lines"),
-                    parts, a.out));
-  }
-  if (a.strict_compile_id) {
-    for (const auto& e : result.model.index.entries())
-      if (!e.id) return fail("Some log entries did not have compile id");
-  }
-  return show_report(a);
-}
-
 int run(const Args& a, const std::string& cmdline) {
   if (a.latest && a.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
 
@@ -178,7 +139,8 @@ int run(const Args& a, const std::string& cmdline) {
   if (a.all_ranks) return run_all_ranks(a, opts);
   if (a.follow)
     return tlscope::cli::follow_report({a.path, a.out, a.overwrite, a.idle.value_or(0), a.quiet,
-                                        a.serve, a.host, a.port},
+                                        a.serve, a.host, a.port,
+                                        {a.report.strict, a.strict_compile_id}},
                                        opts);
 
   using tlscope::cli::LogArg;
@@ -202,7 +164,10 @@ int run(const Args& a, const std::string& cmdline) {
   auto result = tlscope::jobs::build_report(
       log, a.out, opts, [&](uint64_t done, uint64_t total) { bar.update(done, total); });
   bar.finish();
-  return after_report(a, log, result);
+  if (int rc = tlscope::cli::report_outcome(log, a.out, result,
+                                            {a.report.strict, a.strict_compile_id}))
+    return rc;
+  return show_report(a);
 }
 
 // The flags that go together; -1 when they do, else the exit code.

@@ -68,7 +68,8 @@ int summary(int argc, char** argv) {
                "error, at the input's end");
   app.add_option("--idle", idle, "With --follow on a log: end after SECONDS without a new byte")
       ->check(non_negative_number());
-  app.add_flag("--quiet", quiet, "With --follow: no line per event, only the summary at the end");
+  app.add_flag("--quiet", quiet,
+               "With --follow: no event or status lines, only the summary at the end");
   if (int rc = parse_subcommand(app, argc, argv); rc >= 0) return rc;
   SummaryFormat f{json, all, ::isatty(STDOUT_FILENO) != 0, command_line(argc, argv)};
   if (int rc = check_follow_flags(log, follow, quiet, idle)) return rc;

@@ -16,7 +16,14 @@ namespace tlscope::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
+// A second Ctrl+C while the first is still being acted on ends the process
+// at once (the default action).
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop.exchange(true)) {
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+  }
+}
 
 std::string id_of(const std::optional<trace::CompileId>& id) {
   return id ? " " + id->display() : std::string();
@@ -40,7 +47,9 @@ const std::atomic<bool>* follow_stop_flag() { return &g_stop; }
 void clear_follow_stop() { g_stop.store(false); }
 
 TraceEvents::TraceEvents(bool quiet, std::string prefix, bool status)
-    : quiet_(quiet), prefix_(std::move(prefix)), status_(status && ::isatty(STDERR_FILENO) != 0) {}
+    : quiet_(quiet),
+      prefix_(std::move(prefix)),
+      status_(status && !quiet && ::isatty(STDERR_FILENO) != 0) {}
 
 void TraceEvents::after_record(const model::ReportModel& m) {
   for (; metrics_ < m.metrics.size(); ++metrics_) on_metrics(m.metrics[metrics_]);

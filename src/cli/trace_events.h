@@ -13,7 +13,8 @@
 namespace tlscope::cli {
 
 // Ctrl+C (and SIGTERM) end the following, not the process: what was read is
-// still summarised or reported. The flag they set, for io::FollowOptions::stop.
+// still summarised or reported (a second one, before that is done, ends the
+// process). The flag they set, for io::FollowOptions::stop.
 void catch_follow_signals();
 const std::atomic<bool>* follow_stop_flag();
 // Lowers the flag again (to wait for the next Ctrl+C).
@@ -22,7 +23,7 @@ void clear_follow_stop();
 class TraceEvents {
  public:
   // `prefix` starts each event line ("rank 3: "); `status`: the status line
-  // on a terminal (one follower of several has none).
+  // on a terminal (one follower of several has none). `quiet`: neither.
   explicit TraceEvents(bool quiet, std::string prefix = "", bool status = true);
   // After each record: what the model gained since the last call.
   void after_record(const model::ReportModel& m);

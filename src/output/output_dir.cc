@@ -49,6 +49,7 @@ void OutputDir::write_now(const std::string& rel, std::string_view content) {
   // rename() replaces a link of that name itself, never what it points to.
   if (atomic && ok) ok = ::renameat(root_fd_, part.c_str(), root_fd_, rel.c_str()) == 0;
   if (!ok) ++errors_;
+  if (!ok && atomic) ::unlinkat(root_fd_, part.c_str(), 0);  // no part file left to be served
 }
 
 bool OutputDir::ensure_parent(const std::string& rel) {

@@ -11,6 +11,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cerrno>
 #include <cctype>
@@ -222,6 +223,7 @@ int serve_folder(const ServeOptions& opts) {
 
 struct BackgroundServer::Impl {
   httplib::Server server;
+  std::atomic<bool> done{false};  // the listening thread has ended
   std::thread thread;
 };
 
@@ -238,16 +240,21 @@ bool BackgroundServer::start(const ServeOptions& opts) {
   }
   say_serving(opts, port);
   std::fflush(stdout);
-  impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
+  impl_->thread = std::thread([impl = impl_.get()] {
+    impl->server.listen_after_bind();
+    impl->done = true;
+  });
   return true;
 }
 
 void BackgroundServer::stop() {
   if (!impl_) return;
-  // stop() before the listening thread is under way would be lost.
-  for (int i = 0; i < 200 && !impl_->server.is_running(); ++i)
+  // stop() before the listening thread is under way would be lost: asked
+  // again until that thread has ended.
+  while (!impl_->done.load()) {
+    impl_->server.stop();
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  impl_->server.stop();
+  }
   if (impl_->thread.joinable()) impl_->thread.join();
   impl_.reset();
 }

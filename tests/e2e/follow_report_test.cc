@@ -189,6 +189,25 @@ TEST(FollowReport, AJobIsFollowedRankByRankAndGivesTheAllRanksReport) {
   expect_same_tree(out, followed);
 }
 
+// --strict gives the followed run the exit status of a run on the
+// finished log: a line that could not be used fails both.
+TEST(FollowReport, StrictFailsAsARunOnTheFinishedLogDoes) {
+  TempDir tmp;
+  fs::path log = tmp / "bad.log";
+  std::string data = gunzip_file(kData / "recorded" / "shape_change.log.gz");
+  data += "V1203 05:00:00.000000 1 x.py:1] {\"no_such\n";
+  write_file(log, data);
+  auto followed = run_tlscope({log.string(), "-o", (tmp / "a").string(), "--no-browser",
+                               "--strict", "--follow", "--idle", "0.5"},
+                              tmp.path());
+  auto whole =
+      run_tlscope({log.string(), "-o", (tmp / "b").string(), "--no-browser", "--strict"}, tmp.path());
+  EXPECT_EQ(whole.exit_code, 1) << whole.err;
+  EXPECT_EQ(followed.exit_code, 1) << followed.err;
+  EXPECT_NE(followed.err.find("--strict: 1 log line could not be used"), std::string::npos)
+      << followed.err;
+}
+
 TEST(FollowReport, WhatCannotBeFollowedIsAnError) {
   TempDir tmp;
   auto run = [&](std::vector<std::string> args) {

@@ -418,6 +418,25 @@ TEST(FollowTrace, TheStatusLineOnATerminalShowsTheTotals) {
   }
 }
 
+// A one-process TORCH_TRACE folder (no rank in the log's name): its newest
+// file is followed once it appears.
+TEST(FollowTrace, AOneProcessFolderFollowsItsLog) {
+  TempDir tmp;
+  fs::path dir = tmp / "trace";
+  fs::create_directories(dir);
+  fs::path log = dir / "dedicated_log_torch_trace_abc.log";
+  pid_t pid = spawn_tlscope({"summary", dir.string(), "--follow", "--idle", "2"}, tmp / "o",
+                            tmp / "e");
+  ASSERT_TRUE(appears(tmp / "e", "Waiting for a log in " + dir.string()));
+  append_in_pieces(log, gunzip_file(kData / "recorded" / "shape_change.log.gz"), 31);
+  auto r = wait_for(pid, tmp / "o", tmp / "e");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("Following the newest file in " + dir.string() + ": " + log.string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, run_tlscope({"summary", log.string()}, tmp.path()).out);
+}
+
 TEST(FollowTrace, WhatCannotBeFollowedIsAnError) {
   TempDir tmp;
   auto gz = run_tlscope({"summary", (kData / "recorded" / "shape_change.log.gz").string(),
@@ -426,9 +445,11 @@ TEST(FollowTrace, WhatCannotBeFollowedIsAnError) {
   EXPECT_EQ(gz.exit_code, 1);
   EXPECT_NE(gz.err.find("is compressed: --follow reads a log as it is written"), std::string::npos)
       << gz.err;
-  auto none = run_tlscope({"summary", tmp.path().string(), "--follow", "--idle", "0.3"}, tmp.path());
+  fs::create_directories(tmp / "empty");
+  auto none = run_tlscope({"summary", (tmp / "empty").string(), "--follow", "--idle", "0.3"},
+                          tmp.path());
   EXPECT_EQ(none.exit_code, 1);
-  EXPECT_NE(none.err.find("No rank log appeared in " + tmp.path().string()), std::string::npos)
+  EXPECT_NE(none.err.find("No log appeared in " + (tmp / "empty").string()), std::string::npos)
       << none.err;
   auto idle = run_tlscope({"summary", "-", "--follow", "--idle", "1"}, tmp.path());
   EXPECT_EQ(idle.exit_code, 2);

@@ -11,6 +11,7 @@
 #include "analysis_log.h"
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
+#include "analysis/text.h"
 #include "model/report_model.h"
 
 namespace tlscope::analysis {
@@ -230,6 +231,13 @@ TEST(SummaryText, ControlBytesOfTheLogBecomeQuestionMarks) {
       }
     }
   }
+}
+
+TEST(SummaryText, TerminalSafeKeepsTextAndOurColoursOnly) {
+  EXPECT_EQ(terminal_safe("a\tb\r\nc\x7f", false), "a b?\nc?");
+  EXPECT_EQ(terminal_safe("\033[1mx\033[0m \033[31my", true), "\033[1mx\033[0m ?[31my");
+  EXPECT_EQ(terminal_safe("\033[1mx", false), "?[1mx");
+  EXPECT_EQ(terminal_safe("csi\xc2\x9b" "2J \xc3\xa9t\xc3\xa9", false), "csi?2J \xc3\xa9t\xc3\xa9");
 }
 
 // Frames that compiled once and cleanly: the five slowest shown, the rest
