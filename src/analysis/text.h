@@ -21,8 +21,9 @@ std::string lower(std::string_view s);
 std::string_view trim(std::string_view s);
 // `text` made safe for a terminal: every control character from a log
 // (escape sequences that move the cursor, retitle the window or hide lines,
-// \r, and the C1 controls of UTF-8) as '?', a tab as a space; with `color`, the three plain colour codes the
-// doctor itself writes (bold, yellow, reset) are kept.
+// \r, and the C1 controls of UTF-8) as '?', a tab as a space; with `color`,
+// the three plain colour codes the doctor itself writes (bold, yellow,
+// reset) are kept.
 std::string terminal_safe(std::string text, bool color);
 
 }  // namespace tlscope::analysis

@@ -44,8 +44,9 @@ int refuse_text(const std::string& log) {
   std::error_code ec;
   if (fs::file_size(log, ec) == 0 || ec) return 0;
   if (trace::sniff_content(log) != trace::Content::kText) return 0;
-  return error(log + " is TORCH_LOGS text: follow it as the program prints it, with "
-                     "`python train.py 2>&1 | tlscope summary - --follow`",
+  return error(log +
+                   " is TORCH_LOGS text: follow it as the program prints it, with "
+                   "`python train.py 2>&1 | tlscope summary - --follow`",
                kExitUsage);
 }
 
@@ -105,8 +106,9 @@ int follow_log(const FollowReport& f, const std::string& log, const report::Opti
 
   serve::BackgroundServer server;
   if (f.serve && !server.start({f.out, f.host, f.port})) return drop_folder(f.out);
-  std::fprintf(stderr, "Writing the report into %s as %s grows (index.html updates itself); "
-                       "Ctrl+C ends it\n",
+  std::fprintf(stderr,
+               "Writing the report into %s as %s grows (index.html updates itself); "
+               "Ctrl+C ends it\n",
                shown(f.out).c_str(), shown(log).c_str());
   auto result = jobs::build_report(log, f.out, opts, {}, &follow);
   events.done();
@@ -138,8 +140,9 @@ int follow_job(const FollowReport& f, const report::Options& opts) {
   };
   serve::BackgroundServer server;
   if (f.serve && !server.start({f.out, f.host, f.port})) return drop_folder(f.out);
-  std::fprintf(stderr, "Writing the job's report into %s as its ranks write %s (index.html "
-                       "updates itself); Ctrl+C ends it\n",
+  std::fprintf(stderr,
+               "Writing the job's report into %s as its ranks write %s (index.html "
+               "updates itself); Ctrl+C ends it\n",
                shown(f.out).c_str(), shown(f.path).c_str());
   auto result = jobs::follow_ranks(job);
   for (const auto& n : result.notes) std::fprintf(stderr, "%s\n", n.c_str());

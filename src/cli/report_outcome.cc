@@ -10,8 +10,8 @@
 
 namespace tlscope::cli {
 
-int report_outcome(const std::string& log, const std::string& out,
-                   const jobs::RunResult& result, const Strictness& s) {
+int report_outcome(const std::string& log, const std::string& out, const jobs::RunResult& result,
+                   const Strictness& s) {
   const auto& stats = result.model.stats;
   std::fprintf(stderr, "%s\n", stats.to_string().c_str());
   if (!stats.unknown_names.empty()) {
@@ -31,9 +31,9 @@ int report_outcome(const std::string& log, const std::string& out,
     for (auto [name, v] : stats.nonzero())
       if (std::string_view(name) != "ok" && std::string_view(name) != "unknown")
         parts += fmt::format("{}{}: {}", parts.empty() ? "" : ", ", name, v);
-    return error(fmt::format(
-        "--strict: {} could not be used ({}); the report was written to {}",
-        analysis::count_of(stats.strict_failures(), "log line", "log lines"), parts, out));
+    return error(fmt::format("--strict: {} could not be used ({}); the report was written to {}",
+                             analysis::count_of(stats.strict_failures(), "log line", "log lines"),
+                             parts, out));
   }
   if (s.strict_compile_id)
     for (const auto& e : result.model.index.entries())
@@ -43,9 +43,9 @@ int report_outcome(const std::string& log, const std::string& out,
 
 int ranks_outcome(const std::string& out, uint64_t strict_failures, const Strictness& s) {
   if (s.strict && strict_failures > 0)
-    return error(fmt::format(
-        "--strict: {} could not be used across the ranks; the report was written to {}",
-        analysis::count_of(strict_failures, "log line", "log lines"), out));
+    return error(
+        fmt::format("--strict: {} could not be used across the ranks; the report was written to {}",
+                    analysis::count_of(strict_failures, "log line", "log lines"), out));
   return 0;
 }
 

@@ -17,8 +17,8 @@ struct Strictness {
 };
 
 // 0 when the run is a success; else the exit status (the error said).
-int report_outcome(const std::string& log, const std::string& out,
-                   const jobs::RunResult& result, const Strictness& s);
+int report_outcome(const std::string& log, const std::string& out, const jobs::RunResult& result,
+                   const Strictness& s);
 // The same for a multi-rank report: `strict_failures` over all ranks.
 int ranks_outcome(const std::string& out, uint64_t strict_failures, const Strictness& s);
 

@@ -30,8 +30,7 @@ std::vector<RankLog> watch_rank_logs(const RankWatch& w) {
         if (!seen.insert(log.rank).second) {
           auto& first = followed_path[log.rank];
           if (log.path != first && warned.insert(log.path).second)
-            std::fprintf(stderr,
-                         "Warning: rank %u has another log, %s; the one followed is %s\n",
+            std::fprintf(stderr, "Warning: rank %u has another log, %s; the one followed is %s\n",
                          log.rank, log.path.c_str(), first.c_str());
           continue;
         }

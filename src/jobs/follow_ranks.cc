@@ -41,7 +41,9 @@ class JobFollower {
   }
 
  private:
-  static std::chrono::duration<double> seconds(double s) { return std::chrono::duration<double>(s); }
+  static std::chrono::duration<double> seconds(double s) {
+    return std::chrono::duration<double>(s);
+  }
 
   // A rank log not followed before: into the listing (rank_logs.json).
   void add_rank(const io::RankLog& log) {
