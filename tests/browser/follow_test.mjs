@@ -51,7 +51,9 @@ async function main() {
   const firstEnd = firstMetrics > 0 ? data.indexOf('\n', firstMetrics) + 1 : data.length >> 2;
   fs.writeFileSync(log, data.subarray(0, firstEnd));
 
-  const proc = spawn(bin, [log, '-o', out, '--follow', '--idle', '4', '--serve', '--quiet'],
+  // --idle 10: after the last bytes the page stays live long enough to be
+  // seen reloading by itself on a loaded machine, before it is finished.
+  const proc = spawn(bin, [log, '-o', out, '--follow', '--idle', '10', '--serve', '--quiet'],
                      { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -80,7 +82,7 @@ async function main() {
       const n = Math.min(data.length - at, 1 + Math.floor(Math.random() * 20000));
       fs.writeSync(fd, data.subarray(at, at + n));
       at += n;
-      await sleep(5);
+      await sleep(20);
     }
     fs.closeSync(fd);
 
@@ -106,7 +108,7 @@ async function main() {
 
     // Following ends (--idle): the page becomes the finished report.
     await until('the finished report', async () => (await page.locator('#tl-live').count()) === 0
-                                                   && /still serving it/.test(stderr), 30000);
+                                                   && /still serving it/.test(stderr), 60000);
     const final = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     check(!final.includes('tl-live'), 'the finished index.html is not live');
     const finalLinks = await page.locator('a[href*="compilation_metrics"]').count();
