@@ -86,18 +86,28 @@ async function main() {
     }
     fs.closeSync(fd);
 
-    // The page reloads itself (no reload by hand) and marks what is new.
-    await until('a newer page', async () => {
-      const g = await page.locator('#tl-live').getAttribute('data-generation').catch(() => null);
-      return g !== null && g !== generation;
-    });
-    const linksAfter = await page.locator('a[href*="compilation_metrics"]').count();
-    check(linksAfter > linksBefore, 'the page grew by itself', `${linksBefore} -> ${linksAfter} compile links`);
-    const fresh = await page.locator('a.tl-new').count();
-    check(fresh > 0, 'the new links are marked', `${fresh} marked`);
-    const said = await page.locator('#tl-live-new').innerText();
-    check(/new since you opened it/.test(said), 'the banner counts them', said);
-    await page.screenshot({ path: path.join(scratch, 'live_1400.png') });
+    // The page reloads itself (no reload by hand) as newer pages are
+    // written, until one shows compiles it did not (still live), with the
+    // links that are new marked. Read in one go: the page may reload again.
+    const look = () => page.evaluate(() => {
+      const note = document.getElementById('tl-live');
+      return {
+        generation: note ? note.getAttribute('data-generation') : null,
+        links: document.querySelectorAll('a[href*="compilation_metrics"]').length,
+        marked: document.querySelectorAll('a.tl-new').length,
+        said: (document.getElementById('tl-live-new') || {}).textContent || '',
+      };
+    }).catch(() => null);
+    const grown = await until('a newer page with more compiles', async () => {
+      const l = await look();
+      return l && l.generation !== null && l.generation !== generation && l.links > linksBefore
+        ? l : null;
+    }, 40000);
+    check(true, 'the page grew by itself', `${linksBefore} -> ${grown.links} compile links`);
+    check(grown.marked > 0, 'the new links are marked', `${grown.marked} marked`);
+    check(/new since you opened it/.test(grown.said), 'the banner counts them', grown.said);
+    const linksAfter = grown.links;
+    await page.screenshot({ path: path.join(scratch, 'live_1400.png') }).catch(() => {});
     await page.setViewportSize({ width: 1000, height: 900 });
     await page.screenshot({ path: path.join(scratch, 'live_1000.png') }).catch(() => {});
     const fits = await page.evaluate(() => {
@@ -107,12 +117,13 @@ async function main() {
     check(fits, 'the live note fits a 1000 px window');
 
     // Following ends (--idle): the page becomes the finished report.
-    await until('the finished report', async () => (await page.locator('#tl-live').count()) === 0
-                                                   && /still serving it/.test(stderr), 60000);
+    const finished = await until('the finished report', async () => {
+      const l = await look();
+      return l && l.generation === null && /still serving it/.test(stderr) ? l : null;
+    }, 60000);
     const final = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     check(!final.includes('tl-live'), 'the finished index.html is not live');
-    const finalLinks = await page.locator('a[href*="compilation_metrics"]').count();
-    check(finalLinks >= linksAfter, 'the finished report shows every compile', `${finalLinks}`);
+    check(finished.links >= linksAfter, 'the finished report shows every compile', `${finished.links}`);
   } finally {
     await browser.close();
     proc.kill('SIGINT');
