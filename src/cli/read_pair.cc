@@ -8,13 +8,17 @@
 #include "analysis/diff_out.h"
 #include "cli/checks.h"
 #include "model/ingest/read_any.h"
+#include "trace/noise.h"
 
 namespace tlscope::cli {
 
 void read_both(Side* a, Side* b, bool exact) {
-  auto read = [exact](Side* s) {
+  // A payload in both logs (or twice in one) is normalised once.
+  trace::NoiseDigests digests;
+  auto read = [&](Side* s) {
     ingest::IngestOptions opts;
     opts.noise_digests = !exact;
+    opts.shared_noise_digests = &digests;
     auto r = ingest::read_any_log(s->log, opts);
     s->ok = r.ok;
     s->error = r.error;
@@ -25,6 +29,9 @@ void read_both(Side* a, Side* b, bool exact) {
   std::thread t(read, b);
   read(a);
   t.join();
+  // The digests of payloads the other side was first to meet.
+  for (Side* s : {a, b})
+    if (s->ok && !exact) s->model.index.fill_noise_digests(digests);
 }
 
 bool read_pair(const std::string& baseline, const std::string& log, Side* a, Side* b) {

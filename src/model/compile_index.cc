@@ -23,6 +23,12 @@ const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
   return it == by_id_.end() ? nullptr : &entries_[it->second];
 }
 
+void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
+  for (auto& e : entries_)
+    for (auto& o : e.outputs)
+      if (o.payload_key != 0 && !o.noise_free_digest) o.noise_free_digest = digests.find(o.payload_key);
+}
+
 std::string cache_suffix(std::string_view path) {
   if (path.find("cache_miss") != std::string_view::npos) return "\u274C";
   if (path.find("cache_hit") != std::string_view::npos) return "\u2705";

@@ -10,6 +10,7 @@
 
 #include "trace/compile_id.h"
 #include "trace/graph_ops.h"
+#include "trace/noise.h"
 
 namespace tlscope::model {
 
@@ -24,6 +25,7 @@ struct Output {
   // A digest of the payload without run-to-run noise (trace/noise.h,
   // noise_free_digest), when ingest was asked for it (tlscope diff).
   std::optional<uint64_t> noise_free_digest;
+  uint64_t payload_key = 0;  // trace::NoiseDigests::key of the payload, with the above
   // The operators of a graph payload (trace/graph_ops.h), asked for with
   // noise_free_digest; empty otherwise.
   std::vector<trace::OperatorCount> operators;
@@ -45,6 +47,8 @@ class CompileIndex {
   IndexEntry& touch(const std::optional<trace::CompileId>& grouping);
   const std::vector<IndexEntry>& entries() const { return entries_; }
   const IndexEntry* find(const trace::CompileId& grouping) const;
+  // Sets each output's noise_free_digest that `digests` has (by payload_key).
+  void fill_noise_digests(const trace::NoiseDigests& digests);
 
  private:
   std::vector<IndexEntry> entries_;

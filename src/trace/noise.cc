@@ -3,7 +3,11 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace tlscope::trace {
 namespace {
@@ -174,56 +178,142 @@ size_t word_end(std::string_view s, size_t i, bool* is_hash) {
   return j;
 }
 
+// The scan: visit(i) does what the text at s[i] asks and says where to go
+// on. Most positions ask nothing (see candidates()); the text is copied in
+// runs, only where a value is replaced does the text before it go out, then
+// the placeholder.
+class Scan {
+ public:
+  Scan(std::string_view s, std::string* out) : s_(s), out_(*out) {
+    out_.clear();
+    out_.reserve(s.size());
+  }
+  // The text after the last value replaced.
+  void finish() { out_.append(s_.substr(copied_)); }
+
+  size_t visit(size_t i) {
+    const char c = s_[i];
+    Match m;
+    if (c == '/' || c == '"') {
+      bool found = c == '/' ? temp_folder(s_, i, &m) : json_time(s_, i, &m);
+      return found ? replace(m) : i + 1;
+    }
+    if (!word(c)) return i + 1;
+    // A run of word characters: a value can only start at its first one (the
+    // others have a word character before them), and only there when it is a
+    // lower-case letter or a digit with no word character before it.
+    if ((i == 0 || !word(s_[i - 1])) && lower_alnum(c)) {
+      if (digit(c) && (address(s_, i, &m) || number(s_, i, &m))) return replace(m);
+      bool is_hash = false;
+      size_t j = word_end(s_, i, &is_hash);
+      if (is_hash) replace({i, j, "<hash>"});
+      i = j;
+    }
+    while (i < s_.size() && word(s_[i])) ++i;
+    return i;
+  }
+
+ private:
+  size_t replace(const Match& m) {
+    out_.append(s_.substr(copied_, m.keep - copied_));
+    out_.append(m.placeholder);
+    copied_ = m.end;
+    return m.end;
+  }
+
+  std::string_view s_;
+  std::string& out_;
+  size_t copied_ = 0;  // s[0, copied) is in `out`
+};
+
+#if defined(__SSE2__) && defined(__x86_64__)
+// The classes of 64 bytes, a bit per byte.
+struct Block {
+  uint64_t word = 0, lower_alnum = 0, digit = 0, slash_quote = 0;
+};
+
+Block classify(const char* p) {
+  Block b;
+  for (int k = 0; k < 4; ++k) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    auto in = [&](char lo, char hi) {  // lo <= byte <= hi, unsigned
+      __m128i t = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+      return _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(static_cast<char>(hi - lo))), t);
+    };
+    auto bits = [&](__m128i m) {
+      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m))) << (16 * k);
+    };
+    __m128i dig = in('0', '9'), low = in('a', 'z');
+    __m128i la = _mm_or_si128(dig, low);
+    __m128i wd = _mm_or_si128(_mm_or_si128(la, in('A', 'Z')), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    __m128i sq = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                              _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    b.word |= bits(wd);
+    b.lower_alnum |= bits(la);
+    b.digit |= bits(dig);
+    b.slash_quote |= bits(sq);
+  }
+  return b;
+}
+
+// The 64 bytes at s[at] (zeros past the end: no class).
+Block classify_at(std::string_view s, size_t at) {
+  if (at + 64 <= s.size()) return classify(s.data() + at);
+  alignas(16) char tail[64] = {};
+  if (at < s.size()) std::memcpy(tail, s.data() + at, s.size() - at);
+  return classify(tail);
+}
+
+// The positions of a block where Scan::visit() may do something: '/' and
+// '"', and the first byte of a word when it is a digit, or a lower-case
+// letter that begins 32 or more lower-case letters and digits (a hash);
+// `next` is the block after (for runs that go on into it), `before` whether
+// the byte before the block is a word character.
+uint64_t candidates(const Block& b, const Block& next, bool before) {
+  uint64_t start = b.word & ~((b.word << 1) | (before ? 1 : 0));
+  unsigned __int128 run = (static_cast<unsigned __int128>(next.lower_alnum) << 64) | b.lower_alnum;
+  for (int k = 1; k < 32; k *= 2) run &= run >> k;  // bit i: bits i..i+31 all set
+  return b.slash_quote | (start & (b.digit | static_cast<uint64_t>(run)));
+}
+#endif
+
 }  // namespace
 
-// The text is copied in runs: only where a value is replaced does the text
-// before it go out, then the placeholder.
+namespace detail {
+void without_noise_bytewise(std::string_view s, std::string* out) {
+  Scan scan(s, out);
+  for (size_t i = 0; i < s.size();) i = scan.visit(i);
+  scan.finish();
+}
+}  // namespace detail
+
 std::string without_noise(std::string_view s) {
   std::string out;
   without_noise(s, &out);
   return out;
 }
 
-void without_noise(std::string_view s, std::string* out_) {
-  std::string& out = *out_;
-  out.clear();
-  out.reserve(s.size());
-  size_t copied = 0;  // s[0, copied) is in `out`
-  auto replace = [&](const Match& m) {
-    out.append(s.substr(copied, m.keep - copied));
-    out.append(m.placeholder);
-    copied = m.end;
-    return m.end;
-  };
-  const size_t n = s.size();
-  Match m;
-  for (size_t i = 0; i < n;) {
-    char c = s[i];
-    if (c == '/' || c == '"') {
-      bool found = c == '/' ? temp_folder(s, i, &m) : json_time(s, i, &m);
-      i = found ? replace(m) : i + 1;
-      continue;
+// As detail::without_noise_bytewise(), visiting only the candidates: the
+// others have nothing to do, and whatever visit() skips past holds none.
+void without_noise(std::string_view s, std::string* out) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  Scan scan(s, out);
+  size_t i = 0;
+  Block cur = classify_at(s, 0);
+  bool before = false;
+  for (size_t at = 0; at < s.size(); at += 64) {
+    Block next = classify_at(s, at + 64);
+    for (uint64_t c = candidates(cur, next, before); c != 0; c &= c - 1) {
+      size_t p = at + static_cast<size_t>(__builtin_ctzll(c));
+      if (p >= i) i = scan.visit(p);
     }
-    if (!word(c)) {
-      ++i;
-      continue;
-    }
-    // A run of word characters: a value can only start at its first one (the
-    // others have a word character before them), and only there when it is a
-    // lower-case letter or a digit with no word character before it.
-    if ((i == 0 || !word(s[i - 1])) && lower_alnum(c)) {
-      if (digit(c) && (address(s, i, &m) || number(s, i, &m))) {
-        i = replace(m);
-        continue;
-      }
-      bool is_hash = false;
-      size_t j = word_end(s, i, &is_hash);
-      if (is_hash) replace({i, j, "<hash>"});
-      i = j;
-    }
-    while (i < n && word(s[i])) ++i;
+    before = (cur.word >> 63) != 0;
+    cur = next;
   }
-  out.append(s.substr(copied));
+  scan.finish();
+#else
+  detail::without_noise_bytewise(s, out);
+#endif
 }
 
 uint64_t noise_free_digest(std::string_view text) {
@@ -234,6 +324,28 @@ uint64_t noise_free_digest(std::string_view text) {
   uint64_t h = std::hash<std::string_view>{}(buffer);
   if (buffer.capacity() > (16u << 20)) std::string().swap(buffer);
   return h;
+}
+
+uint64_t NoiseDigests::key(std::string_view payload) {
+  uint64_t k = std::hash<std::string_view>{}(payload) ^ (payload.size() * 0x9e3779b97f4a7c15ull);
+  return k == 0 ? 1 : k;  // 0 is no key (model::Output::payload_key)
+}
+
+std::optional<uint64_t> NoiseDigests::find(uint64_t key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = digests_.find(key);
+  return it == digests_.end() ? std::nullopt : it->second;
+}
+
+bool NoiseDigests::digest_once(uint64_t key, std::string_view payload) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!digests_.try_emplace(key).second) return false;
+  }
+  uint64_t digest = noise_free_digest(payload);  // outside the lock: the other side reads on
+  std::lock_guard<std::mutex> lock(mu_);
+  digests_[key] = digest;
+  return true;
 }
 
 }  // namespace tlscope::trace

@@ -4,6 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "io/byte_source.h"
+
 namespace tlscope::trace {
 namespace {
 
@@ -53,6 +60,80 @@ TEST(WithoutNoise, LeavesWhatMeansSomething) {
         "4294967296", R"({"graph_op_count": 12})"})
     EXPECT_EQ(without_noise(same), same) << same;
   EXPECT_EQ(without_noise(""), "");
+}
+
+
+// without_noise() visits only the positions where a value can start, found 64
+// bytes at a time; it must give what the plain byte-by-byte scan gives on
+// any text. Random texts of the pieces values are made of, cut anywhere,
+// so that every piece falls across the 64-byte blocks somewhere.
+std::string bytewise(std::string_view text) {
+  std::string out;
+  detail::without_noise_bytewise(text, &out);
+  return out;
+}
+
+TEST(WithoutNoise, VisitingCandidatesEqualsEveryByteOnRandomTexts) {
+  const std::vector<std::string> pieces = {
+      "0x", "0X", "7f3a2c1b5e40", "0x7f3a2c1b", "140234567890123", "1796062635869184", "12",
+      "94823", "___check_obj_id(L['x'], ", "___check_type_id(", "id(type(x)) == ", ")", ", ",
+      "== ", "/tmp/tmp", "/tmp/tmpa8_kz3q1", "/tmp/torchinductor_", "alice", "/", "\"",
+      "\"compile_time_s\": ", "\"ts\":", "\"start\" : -1.5e3", "1.25", "131.98 us", "2.5s",
+      " ms", "ns", "\xc2\xb5s", "seconds", "sec", "cabc7d2k", "cmhn4y4ifxuguzhdp2y36htsdztwgzcu",
+      "bg6stvfcmb6raz6lkdyu", "abcdefghijklmnopqrstuvwxyzabcdefgh", "0123456789012345678901234567",
+      "_", "__", "A", "Tensor", "primals_1", "f32[8, 16]", " ", "\n", "\t", "\xff", "\x00", ".",
+      "-", "e", "E", "+", "q", "9"};
+  std::mt19937 rng(26);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text;
+    size_t n = rng() % 60;
+    for (size_t k = 0; k < n; ++k) text += pieces[rng() % pieces.size()];
+    if (!text.empty() && rng() % 2) text = text.substr(rng() % text.size());  // any alignment
+    ASSERT_EQ(without_noise(text), bytewise(text)) << text;
+  }
+  // Long runs across blocks: a hash whose 32 letters and digits begin near a
+  // block's end, a number of 70 digits, and the same after each offset.
+  for (size_t at = 0; at < 140; ++at) {
+    for (std::string tail : {std::string("ab") + std::string(40, '1'), std::string(70, '7'),
+                             std::string("x") + std::string(31, 'a') + "1", "0x" + std::string(66, 'f')}) {
+      std::string text = std::string(at, ' ') + tail + " /tmp/tmpabcdefgh \"end\": 3";
+      ASSERT_EQ(without_noise(text), bytewise(text)) << at << ": " << text;
+    }
+  }
+}
+
+// The same on every real log at hand: each log whole (a payload can be
+// megabytes) and in windows of 100 KB that start at odd offsets.
+std::string read_all(const std::filesystem::path& path) {
+  std::string error, text;
+  auto src = io::open_source(path.string(), &error);
+  if (!src) return text;
+  char buf[1 << 16];
+  for (long got; (got = src->read(buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(got));
+  return text;
+}
+
+TEST(WithoutNoiseCorpus, VisitingCandidatesEqualsEveryByteOnRealLogs) {
+  std::vector<std::filesystem::path> logs;
+  for (const char* dir : {TLSCOPE_CORPUS "/tlparse/inputs", TLSCOPE_DATA "/recorded",
+                          TLSCOPE_DATA "/torch_logs", TLSCOPE_DATA "/vllm"}) {
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file()) logs.push_back(it->path());
+  }
+  if (logs.size() < 20) GTEST_SKIP() << "fewer than 20 logs found (no corpus at " TLSCOPE_CORPUS ")";
+  size_t bytes = 0;
+  for (const auto& log : logs) {
+    std::string text = read_all(log);
+    bytes += text.size();
+    ASSERT_EQ(without_noise(text), bytewise(text)) << log;
+    for (size_t at = 7; at < text.size(); at += 100003) {
+      std::string_view w = std::string_view(text).substr(at, 100000);
+      ASSERT_EQ(without_noise(w), bytewise(w)) << log << " at " << at;
+    }
+  }
+  EXPECT_GT(bytes, 10u << 20) << logs.size() << " logs";
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   if (rec.has_payload && b.options().noise_digests) {
-    o.noise_free_digest = trace::noise_free_digest(rec.payload);
+    o.payload_key = b.note_noise_digest(rec.payload);
     if (trace::is_graph_artifact(base_name))
       o.operators = trace::graph_operators(
           rec.payload, base_name.substr(0, 20) == "inductor_output_code");
@@ -62,8 +62,7 @@ void IngestContext::add_global(const std::string& rel) {
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
-  if (rec.has_payload && b.options().noise_digests)
-    o.noise_free_digest = trace::noise_free_digest(rec.payload);
+  if (rec.has_payload && b.options().noise_digests) o.payload_key = b.note_noise_digest(rec.payload);
   o.name = rel;
   o.url = rel;
   o.number = n;
@@ -81,6 +80,18 @@ void IngestContext::add_link(std::string_view name, std::string_view url) {
   o.number = n;
   o.is_link = true;
   entry->outputs.push_back(std::move(o));
+}
+
+trace::NoiseDigests& IngestState::noise_digests() {
+  if (opts_.shared_noise_digests) return *opts_.shared_noise_digests;
+  if (!own_noise_digests_) own_noise_digests_ = std::make_unique<trace::NoiseDigests>();
+  return *own_noise_digests_;
+}
+
+uint64_t IngestState::note_noise_digest(std::string_view payload) {
+  uint64_t key = trace::NoiseDigests::key(payload);
+  noise_digests().digest_once(key, payload);
+  return key;
 }
 
 bool IngestState::parse_payload_json(std::string_view payload, simdjson::dom::element* out) {

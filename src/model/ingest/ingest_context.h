@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,11 @@ class IngestState {
   void reset_pass_baseline() { pass_baseline_.reset(); }
   // Chromium B/E pairs: the compile phases of the model (see chromium.cc).
   void note_phase(simdjson::dom::element event);
+  // With IngestOptions::noise_digests: the digests of payloads (shared with
+  // another log read at the same time, or this log's own).
+  trace::NoiseDigests& noise_digests();
+  // The payload's key in noise_digests(), digesting it unless it was before.
+  uint64_t note_noise_digest(std::string_view payload);
 
  protected:
   ~IngestState() = default;
@@ -75,6 +81,7 @@ class IngestState {
   std::string scratch_;
   uint64_t next_number_ = 0;  // F12: one counter for the whole log
   std::optional<std::string> pass_baseline_;
+  std::unique_ptr<trace::NoiseDigests> own_noise_digests_;
   std::unordered_map<trace::CompileId, std::vector<model::ShapeNote>, trace::CompileIdHash>
       pending_notes_;
   std::unordered_map<trace::CompileId, std::vector<model::TensorInput>, trace::CompileIdHash>

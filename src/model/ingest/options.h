@@ -3,6 +3,10 @@
 
 #include <string>
 
+namespace tlscope::trace {
+class NoiseDigests;
+}
+
 namespace tlscope::ingest {
 
 struct IngestOptions {
@@ -11,6 +15,10 @@ struct IngestOptions {
   bool provenance = false;   // note where the provenance pages find their inputs
   bool verbose = false;
   bool noise_digests = false;  // each output's Output::noise_free_digest (tlscope diff)
+  // With noise_digests: the digests of another log read at the same time,
+  // shared (each distinct payload normalised once); its owner fills what
+  // each model lacks once both are read (CompileIndex::fill_noise_digests).
+  trace::NoiseDigests* shared_noise_digests = nullptr;
   // Check each payload's MD5 (stats.fail_payload_md5). The doctor's summary
   // and check show no statistics, and skip it: it is most of their time.
   bool payload_md5 = true;

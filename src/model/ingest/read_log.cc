@@ -49,6 +49,8 @@ void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOp
     AfterRecord notify(&builder, opts.after_record);
     reader.run(&notify);
   }
+  // What another thread still digests is filled by the owner of the shared digests.
+  if (opts.ingest.noise_digests) model->index.fill_noise_digests(builder.noise_digests());
   model->rank = reader.detected_rank();
 }
 

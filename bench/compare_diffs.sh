@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Byte-for-byte comparison of what two tlscope binaries answer to `tlscope
+# diff`: each corpus, recorded and example log against the next one in the
+# list and against itself, as text, --json and --json --exact, plus two
+# TORCH_LOGS texts. Used before and after a change that must not change any
+# answer of `diff`:
+#
+#   bash bench/compare_diffs.sh OLD_BINARY NEW_BINARY
+#
+# Prints one line per differing answer and exits 1 if any differs. The
+# corpus is read from TLSCOPE_CORPUS_DIR (default ../shared/corpus).
+set -uo pipefail
+old=$(realpath "$1") new=$(realpath "$2")
+here=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${TLSCOPE_CORPUS_DIR:-$here/../shared/corpus}
+base=/tmp; [ -d /dev/shm ] && base=/dev/shm
+work=$(mktemp -d "$base/tlscope_compare_diffs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+logs=()
+for f in "$corpus"/tlparse/inputs/*.log "$corpus"/tlparse_upstream/tests/inputs/*.log \
+         "$here"/tests/data/recorded/*.log.gz "$here"/tests/data/torch_logs/*.txt \
+         "$here"/examples/example.log; do
+  [ -f "$f" ] && logs+=("$f")
+done
+pairs=0 differ=0
+for ((i = 0; i < ${#logs[@]}; i++)); do
+  a=${logs[$i]} b=${logs[$(((i + 1) % ${#logs[@]}))]}
+  for other in "$b" "$a"; do
+    for mode in "" "--json" "--json --exact"; do
+      # shellcheck disable=SC2086  # the mode is words
+      "$old" diff "$a" "$other" $mode > "$work/old" 2>&1; echo "rc $?" >> "$work/old"
+      # shellcheck disable=SC2086
+      "$new" diff "$a" "$other" $mode > "$work/new" 2>&1; echo "rc $?" >> "$work/new"
+      pairs=$((pairs + 1))
+      if ! cmp -s "$work/old" "$work/new"; then
+        differ=$((differ + 1))
+        echo "differs: diff $a $other $mode"
+      fi
+    done
+  done
+done
+echo "${#logs[@]} logs, $pairs answers compared, $differ differ" >&2
+[ "$differ" -eq 0 ]
