@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/json_stream.h"
 #include "analysis/text.h"
 
 namespace tlscope::analysis {
@@ -251,52 +252,90 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
   return t.o;
 }
 
+namespace {
+
+// The JSON of a diff, written member by member (json::dump order: keys
+// sorted): the artifacts of two unrelated logs run to megabytes.
+void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
+                      const std::string& b, const std::string& command_line) {
+  auto array = [&o](const auto& items, auto element) {
+    o.begin_array();
+    for (const auto& x : items) o.value(element(x));
+    o.end();
+  };
+  o.begin_object();
+  o.key("artifacts");
+  o.begin_object();
+  o.key("compared");
+  o.value(d.artifacts_compared);
+  o.key("differ");
+  array(d.artifacts, [](const ArtifactChange& c) {
+    return json{{"compile_id", c.compile_id},
+                {"artifact", c.artifact},
+                {"change", kind_name(c.kind)},
+                {"file_a", c.file_a.empty() ? json(nullptr) : json(c.file_a)},
+                {"file_b", c.file_b.empty() ? json(nullptr) : json(c.file_b)},
+                {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},
+                {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)},
+                {"operators", operator_deltas_json(c.operators, false)}};
+  });
+  o.key("same_apart_from_noise");
+  array(d.noise_only, [](const ArtifactChange& c) {
+    return json{{"compile_id", c.compile_id}, {"artifact", c.artifact}};
+  });
+  o.end();
+  o.key("compile_ids");
+  o.value({{"only_a", d.compile_ids_only_a},
+           {"only_b", d.compile_ids_only_b},
+           {"in_both", d.compile_ids_in_both.size()}});
+  o.key("frames");
+  array(d.frames, [](const FrameChange& f) {
+    return json{{"run", f.run},
+                {"frame_id", f.frame_id},
+                {"a", figures_json(f.a)},
+                {"b", figures_json(f.b)}};
+  });
+  o.key("graph_breaks");
+  o.value(patterns_json(d.graph_breaks));
+  o.key("line_stats");
+  array(d.stats, [](const StatChange& s) { return json{{"name", s.name}, {"a", s.a}, {"b", s.b}}; });
+  o.key("operators");
+  array(d.operators, [](const CompileOperators& c) {
+    return json{{"compile_id", c.compile_id},
+                {"added", c.added},
+                {"removed", c.removed},
+                {"counts", operator_deltas_json(c.counts, true)}};
+  });
+  o.key("recompile_reasons");
+  o.value(patterns_json(d.recompile_reasons));
+  o.key("same");
+  o.value(d.same());
+  o.key("source");
+  o.value({{"a", a}, {"b", b}, {"command_line", command_line}});
+  o.key("tool");
+  o.value({{"name", "tlscope"}, {"version", TLSCOPE_VERSION}});
+  o.key("totals");
+  o.value({{"a", totals_json(d.a)}, {"b", totals_json(d.b)}});
+  o.end();
+  o.finish();
+}
+
+}  // namespace
+
 std::string diff_json(const DiffReport& d, const std::string& a, const std::string& b,
                       const std::string& command_line) {
-  json j;
-  j["tool"] = {{"name", "tlscope"}, {"version", TLSCOPE_VERSION}};
-  j["source"] = {{"a", a}, {"b", b}, {"command_line", command_line}};
-  j["totals"] = {{"a", totals_json(d.a)}, {"b", totals_json(d.b)}};
-  j["compile_ids"] = {{"only_a", d.compile_ids_only_a},
-                      {"only_b", d.compile_ids_only_b},
-                      {"in_both", d.compile_ids_in_both.size()}};
-  json frames = json::array();
-  for (const auto& f : d.frames)
-    frames.push_back({{"run", f.run},
-                      {"frame_id", f.frame_id},
-                      {"a", figures_json(f.a)},
-                      {"b", figures_json(f.b)}});
-  j["frames"] = frames;
-  j["recompile_reasons"] = patterns_json(d.recompile_reasons);
-  j["graph_breaks"] = patterns_json(d.graph_breaks);
-  json arts = json::array();
-  for (const auto& c : d.artifacts)
-    arts.push_back({{"compile_id", c.compile_id},
-                    {"artifact", c.artifact},
-                    {"change", kind_name(c.kind)},
-                    {"file_a", c.file_a.empty() ? json(nullptr) : json(c.file_a)},
-                    {"file_b", c.file_b.empty() ? json(nullptr) : json(c.file_b)},
-                    {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},
-                    {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)},
-                    {"operators", operator_deltas_json(c.operators, false)}});
-  json quiet = json::array();
-  for (const auto& c : d.noise_only)
-    quiet.push_back({{"compile_id", c.compile_id}, {"artifact", c.artifact}});
-  j["artifacts"] = {{"compared", d.artifacts_compared},
-                    {"differ", arts},
-                    {"same_apart_from_noise", quiet}};
-  json ops = json::array();
-  for (const auto& c : d.operators)
-    ops.push_back({{"compile_id", c.compile_id},
-                   {"added", c.added},
-                   {"removed", c.removed},
-                   {"counts", operator_deltas_json(c.counts, true)}});
-  j["operators"] = ops;
-  json stats = json::array();
-  for (const auto& s : d.stats) stats.push_back({{"name", s.name}, {"a", s.a}, {"b", s.b}});
-  j["line_stats"] = stats;
-  j["same"] = d.same();
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string out;
+  {
+    JsonStream o(&out);
+    stream_diff_json(o, d, a, b, command_line);
+  }
+  return out;
+}
+
+void write_diff_json(std::FILE* out, const DiffReport& d, const std::string& a,
+                     const std::string& b, const std::string& command_line) {
+  JsonStream o(out);
+  stream_diff_json(o, d, a, b, command_line);
 }
 
 }  // namespace tlscope::analysis

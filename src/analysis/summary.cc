@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/summary.h"
+#include "analysis/json_stream.h"
 #include "analysis/text.h"
 
 namespace tlscope::analysis {
@@ -159,48 +160,11 @@ std::string summary_json(const DoctorReport& d, const std::string& log,
          "\n";
 }
 
-namespace {
-
-// nlohmann's serializer writing into a FILE through a buffer of its own.
-class FileAdapter : public nlohmann::detail::output_adapter_protocol<char> {
- public:
-  explicit FileAdapter(std::FILE* f) : f_(f) {}
-  ~FileAdapter() override { flush(); }
-  void write_character(char c) override {
-    if (buf_.size() == kSize) flush();
-    buf_.push_back(c);
-  }
-  void write_characters(const char* s, std::size_t n) override {
-    if (buf_.size() + n > kSize) flush();
-    if (n >= kSize) {
-      std::fwrite(s, 1, n, f_);
-      return;
-    }
-    buf_.append(s, n);
-  }
-  void flush() {
-    std::fwrite(buf_.data(), 1, buf_.size(), f_);
-    buf_.clear();
-  }
-
- private:
-  static constexpr std::size_t kSize = 64 * 1024;
-  std::FILE* f_;
-  std::string buf_;
-};
-
-}  // namespace
-
 void write_summary_json(std::FILE* out, const DoctorReport& d, const std::string& log,
                         const std::string& command_line) {
-  json j = summary_object(d, log, command_line);
-  {
-    auto adapter = std::make_shared<FileAdapter>(out);
-    nlohmann::detail::serializer<json> s(adapter, ' ', json::error_handler_t::replace);
-    s.dump(j, true, false, 2);
-    adapter->write_character('\n');
-  }
-  std::fflush(out);
+  JsonStream o(out);
+  o.value(summary_object(d, log, command_line));
+  o.finish();
 }
 
 namespace {

@@ -105,9 +105,12 @@ int diff_command(int argc, char** argv) {
   page_opts.noise_digests = !exact;  // the pages dim noise as the diff ignores it
   if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, page_opts))
     return error("some pages of " + out + " could not be written");
-  std::string text = json ? analysis::diff_json(d, a.log, b.log, command_line(argc, argv))
-                          : analysis::diff_text(d, a.log, b.log, ::isatty(STDOUT_FILENO) != 0);
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (json) {
+    analysis::write_diff_json(stdout, d, a.log, b.log, command_line(argc, argv));
+  } else {
+    std::string text = analysis::diff_text(d, a.log, b.log, ::isatty(STDOUT_FILENO) != 0);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  }
   if (!out.empty()) std::fprintf(stderr, "Diff: %s/diff.html\n", out.c_str());
   return 0;
 }

@@ -1,0 +1,117 @@
+#include "analysis/json_stream.h"
+
+namespace tlscope::analysis {
+namespace {
+
+using nlohmann::json;
+using Adapter = nlohmann::detail::output_adapter_protocol<char>;
+
+// Into a FILE through a buffer of its own.
+class FileAdapter : public Adapter {
+ public:
+  explicit FileAdapter(std::FILE* f) : f_(f) {}
+  ~FileAdapter() override { flush(); }
+  void write_character(char c) override {
+    if (buf_.size() == kSize) flush();
+    buf_.push_back(c);
+  }
+  void write_characters(const char* s, std::size_t n) override {
+    if (buf_.size() + n > kSize) flush();
+    if (n >= kSize) {
+      std::fwrite(s, 1, n, f_);
+      return;
+    }
+    buf_.append(s, n);
+  }
+  void flush() {
+    std::fwrite(buf_.data(), 1, buf_.size(), f_);
+    buf_.clear();
+    std::fflush(f_);
+  }
+
+ private:
+  static constexpr std::size_t kSize = 64 * 1024;
+  std::FILE* f_;
+  std::string buf_;
+};
+
+class StringAdapter : public Adapter {
+ public:
+  explicit StringAdapter(std::string* s) : s_(*s) {}
+  void write_character(char c) override { s_.push_back(c); }
+  void write_characters(const char* s, std::size_t n) override { s_.append(s, n); }
+
+ private:
+  std::string& s_;
+};
+
+constexpr unsigned kIndent = 2;
+
+}  // namespace
+
+JsonStream::JsonStream(std::FILE* out)
+    : out_(std::make_shared<FileAdapter>(out)), serializer_(out_, ' ', json::error_handler_t::replace) {}
+
+JsonStream::JsonStream(std::string* out)
+    : out_(std::make_shared<StringAdapter>(out)),
+      serializer_(out_, ' ', json::error_handler_t::replace) {}
+
+JsonStream::~JsonStream() = default;  // the adapter flushes when the last owner lets go
+
+// A member's start: ",\n" after the one before (the first gets "\n"), its
+// indentation, and in an object its key.
+void JsonStream::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (open_.empty()) return;
+  Level& l = open_.back();
+  bool first = l.members++ == 0;
+  out_->write_characters(first ? "\n" : ",\n", first ? 1 : 2);
+  std::string indent(kIndent * open_.size(), ' ');
+  out_->write_characters(indent.data(), indent.size());
+}
+
+void JsonStream::key(std::string_view k) {
+  before_value();
+  out_->write_character('"');
+  out_->write_characters(k.data(), k.size());  // the caller's own keys: nothing to escape
+  out_->write_characters("\": ", 3);
+  after_key_ = true;
+}
+
+void JsonStream::begin_object() {
+  before_value();
+  out_->write_character('{');
+  open_.push_back({true, 0});
+}
+
+void JsonStream::begin_array() {
+  before_value();
+  out_->write_character('[');
+  open_.push_back({false, 0});
+}
+
+void JsonStream::end() {
+  Level l = open_.back();
+  open_.pop_back();
+  if (l.members) {
+    out_->write_character('\n');
+    std::string indent(kIndent * open_.size(), ' ');
+    out_->write_characters(indent.data(), indent.size());
+  }
+  out_->write_character(l.object ? '}' : ']');
+}
+
+void JsonStream::value(const json& v) {
+  before_value();
+  serializer_.dump(v, true, false, kIndent, static_cast<unsigned>(kIndent * open_.size()));
+}
+
+void JsonStream::finish() {
+  out_->write_character('\n');
+  if (auto* f = dynamic_cast<FileAdapter*>(out_.get())) f->flush();
+}
+
+}  // namespace tlscope::analysis

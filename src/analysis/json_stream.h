@@ -1,0 +1,49 @@
+// JSON written as it is made, to a FILE or a string: what json::dump(2) of
+// the whole value would write, byte for byte, without the whole value (a
+// tree of nodes, then a string of it) ever being in memory. For the doctor's
+// answers, which can be megabytes (`diff` of two unrelated logs).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tlscope::analysis {
+
+class JsonStream {
+ public:
+  explicit JsonStream(std::FILE* out);
+  explicit JsonStream(std::string* out);
+  ~JsonStream();  // flushes
+  JsonStream(const JsonStream&) = delete;
+  JsonStream& operator=(const JsonStream&) = delete;
+
+  // Objects and arrays, their members one at a time. In an object each
+  // member is a key() and then its value; json::dump sorts keys, so the
+  // caller gives them in that order.
+  void begin_object();
+  void begin_array();
+  void end();  // of the innermost object or array
+  void key(std::string_view k);
+  void value(const nlohmann::json& v);
+  // After the outermost value: the line's end, and everything out.
+  void finish();
+
+ private:
+  void before_value();
+
+  std::shared_ptr<nlohmann::detail::output_adapter_protocol<char>> out_;
+  nlohmann::detail::serializer<nlohmann::json> serializer_;
+  struct Level {
+    bool object = false;
+    size_t members = 0;
+  };
+  std::vector<Level> open_;
+  bool after_key_ = false;
+};
+
+}  // namespace tlscope::analysis
