@@ -2,7 +2,7 @@
 # Byte-for-byte comparison of what two tlscope binaries answer to `tlscope
 # diff`: each corpus, recorded and example log against the next one in the
 # list and against itself, as text, --json and --json --exact, plus two
-# TORCH_LOGS texts. Used before and after a change that must not change any
+# TORCH_LOGS texts, and the pages of `diff -o` of two pairs. Used before and after a change that must not change any
 # answer of `diff`:
 #
 #   bash bench/compare_diffs.sh OLD_BINARY NEW_BINARY
@@ -39,6 +39,21 @@ for ((i = 0; i < ${#logs[@]}; i++)); do
       fi
     done
   done
+done
+# The pages of `diff -o` for two pairs (the same folder for both binaries:
+# pages show their command line).
+for pair in "0 1" "2 $((${#logs[@]} - 2))"; do
+  read -r i j <<< "$pair"
+  for bin in old new; do
+    rm -rf "$work/out"
+    "${!bin}" diff "${logs[$i]}" "${logs[$j]}" -o "$work/out" > /dev/null 2>&1
+    (cd "$work/out" && find . -type f | sort | xargs md5sum) > "$work/$bin.md5"
+  done
+  pairs=$((pairs + 1))
+  if ! cmp -s "$work/old.md5" "$work/new.md5"; then
+    differ=$((differ + 1))
+    echo "differs: diff ${logs[$i]} ${logs[$j]} -o: $(diff "$work/old.md5" "$work/new.md5" | grep -c '^<') file(s)"
+  fi
 done
 echo "${#logs[@]} logs, $pairs answers compared, $differ differ" >&2
 [ "$differ" -eq 0 ]

@@ -130,11 +130,13 @@ bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
 }
 
 // The operators whose counts differ between two graphs.
-std::vector<OperatorDelta> operator_deltas(const std::vector<trace::OperatorCount>& a,
-                                           const std::vector<trace::OperatorCount>& b) {
+using Operators = std::shared_ptr<const std::vector<trace::OperatorCount>>;
+std::vector<OperatorDelta> operator_deltas(const Operators& a, const Operators& b) {
   std::map<std::string, std::pair<uint32_t, uint32_t>> all;
-  for (const auto& o : a) all[o.name].first = o.count;
-  for (const auto& o : b) all[o.name].second = o.count;
+  if (a)
+    for (const auto& o : *a) all[o.name].first = o.count;
+  if (b)
+    for (const auto& o : *b) all[o.name].second = o.count;
   std::vector<OperatorDelta> out;
   for (const auto& [name, n] : all)
     if (n.first != n.second) out.push_back({name, n.first, n.second, ""});
@@ -144,7 +146,8 @@ std::vector<OperatorDelta> operator_deltas(const std::vector<trace::OperatorCoun
 std::set<std::string> operator_names(const model::IndexEntry& e) {
   std::set<std::string> out;
   for (const auto& o : e.outputs)
-    for (const auto& op : o.operators) out.insert(op.name);
+    if (o.operators)
+      for (const auto& op : *o.operators) out.insert(op.name);
   return out;
 }
 

@@ -26,7 +26,11 @@ const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
 void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
   for (auto& e : entries_)
     for (auto& o : e.outputs)
-      if (o.payload_key != 0 && !o.noise_free_digest) o.noise_free_digest = digests.find(o.payload_key);
+      if (o.payload_key != 0 && !o.noise_free_digest)
+        if (auto f = digests.find(o.payload_key)) {
+          o.noise_free_digest = f->digest;
+          o.operators = f->operators;
+        }
 }
 
 std::string cache_suffix(std::string_view path) {

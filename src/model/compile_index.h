@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -27,8 +28,8 @@ struct Output {
   std::optional<uint64_t> noise_free_digest;
   uint64_t payload_key = 0;  // trace::NoiseDigests::key of the payload, with the above
   // The operators of a graph payload (trace/graph_ops.h), asked for with
-  // noise_free_digest; empty otherwise.
-  std::vector<trace::OperatorCount> operators;
+  // noise_free_digest; null otherwise. Shared by the outputs of one payload.
+  std::shared_ptr<const std::vector<trace::OperatorCount>> operators;
   bool holds_payload = false;               // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;
 };
@@ -47,7 +48,8 @@ class CompileIndex {
   IndexEntry& touch(const std::optional<trace::CompileId>& grouping);
   const std::vector<IndexEntry>& entries() const { return entries_; }
   const IndexEntry* find(const trace::CompileId& grouping) const;
-  // Sets each output's noise_free_digest that `digests` has (by payload_key).
+  // Sets each output's noise_free_digest and operators that `digests` has
+  // (by payload_key) and it lacks.
   void fill_noise_digests(const trace::NoiseDigests& digests);
 
  private:

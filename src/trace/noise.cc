@@ -326,26 +326,29 @@ uint64_t noise_free_digest(std::string_view text) {
   return h;
 }
 
-uint64_t NoiseDigests::key(std::string_view payload) {
-  uint64_t k = std::hash<std::string_view>{}(payload) ^ (payload.size() * 0x9e3779b97f4a7c15ull);
-  return k == 0 ? 1 : k;  // 0 is no key (model::Output::payload_key)
-}
-
-std::optional<uint64_t> NoiseDigests::find(uint64_t key) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = digests_.find(key);
-  return it == digests_.end() ? std::nullopt : it->second;
-}
-
-bool NoiseDigests::digest_once(uint64_t key, std::string_view payload) {
+uint64_t NoiseDigests::note(std::string_view payload, Graph graph) {
+  uint64_t key = std::hash<std::string_view>{}(payload) ^
+                 ((payload.size() * 4 + static_cast<uint64_t>(graph)) * 0x9e3779b97f4a7c15ull);
+  key += key == 0;  // 0 is no key (model::Output::payload_key)
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!digests_.try_emplace(key).second) return false;
+    if (!facts_.try_emplace(key).second) return key;
   }
-  uint64_t digest = noise_free_digest(payload);  // outside the lock: the other side reads on
+  // Made outside the lock: the other log's reading goes on meanwhile.
+  Facts f;
+  f.digest = noise_free_digest(payload);
+  if (graph != Graph::kNone)
+    f.operators = std::make_shared<const std::vector<OperatorCount>>(
+        graph_operators(payload, graph == Graph::kOutputCode));
   std::lock_guard<std::mutex> lock(mu_);
-  digests_[key] = digest;
-  return true;
+  facts_[key] = std::move(f);
+  return key;
+}
+
+std::optional<NoiseDigests::Facts> NoiseDigests::find(uint64_t key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = facts_.find(key);
+  return it == facts_.end() ? std::nullopt : it->second;
 }
 
 }  // namespace tlscope::trace

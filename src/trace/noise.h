@@ -5,11 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
+
+#include "trace/graph_ops.h"
 
 namespace tlscope::trace {
 
@@ -39,24 +43,30 @@ void without_noise_bytewise(std::string_view text, std::string* out);
 // time; never written anywhere). Reuses one buffer per thread.
 uint64_t noise_free_digest(std::string_view text);
 
-// The noise-free digests of the payloads of the logs read at once (`tlscope
-// diff` reads both on two threads), each distinct payload normalised once: a
-// payload repeats within a log (the same guards and graphs compiled again),
-// and between the runs or ranks being compared. Thread-safe.
+// What `tlscope diff` compares of each payload of the logs it reads at once
+// (both, on two threads): its noise-free digest, and the operators of a
+// graph. Each distinct payload is read once: a payload repeats within a log
+// (the same guards and graphs compiled again), and between the runs or
+// ranks being compared. Thread-safe.
 class NoiseDigests {
  public:
-  // A payload's name here: a 64-bit hash of its bytes and length.
-  static uint64_t key(std::string_view payload);
-  // The digest of a payload with this key when one was computed; reading
-  // on, the caller of a key that another thread claimed finds it at the end.
-  std::optional<uint64_t> find(uint64_t key) const;
-  // Digests `payload` unless its key was claimed before (by this thread or
-  // another, done or not); false when it was.
-  bool digest_once(uint64_t key, std::string_view payload);
+  // How a payload's operators are counted (trace::graph_operators).
+  enum class Graph { kNone, kFx, kOutputCode };
+  struct Facts {
+    uint64_t digest = 0;
+    std::shared_ptr<const std::vector<OperatorCount>> operators;  // null unless a graph
+  };
+  // The payload's key here (a 64-bit hash of its bytes, its length and how
+  // it is a graph, never 0), its facts made unless the key was met before.
+  uint64_t note(std::string_view payload, Graph graph);
+  // The facts of a key noted before, once made: a key another thread was
+  // first to note may still be in the making while this one reads on; both
+  // are done once both logs are read.
+  std::optional<Facts> find(uint64_t key) const;
 
  private:
   mutable std::mutex mu_;
-  std::unordered_map<uint64_t, std::optional<uint64_t>> digests_;  // nullopt: being made
+  std::unordered_map<uint64_t, std::optional<Facts>> facts_;  // nullopt: being made
 };
 
 }  // namespace tlscope::trace

@@ -38,7 +38,7 @@ model::Output file(const std::string& url, const std::string& md5,
   o.name = o.url = url;
   o.payload_md5 = md5;
   if (!noise_free.empty()) o.noise_free_digest = std::hash<std::string>{}(noise_free);
-  o.operators = std::move(ops);
+  if (!ops.empty()) o.operators = std::make_shared<const Ops>(std::move(ops));
   o.holds_payload = holds;
   return o;
 }

@@ -36,10 +36,11 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   if (rec.has_payload && b.options().noise_digests) {
-    o.payload_key = b.note_noise_digest(rec.payload);
-    if (trace::is_graph_artifact(base_name))
-      o.operators = trace::graph_operators(
-          rec.payload, base_name.substr(0, 20) == "inductor_output_code");
+    using Graph = trace::NoiseDigests::Graph;
+    Graph graph = !trace::is_graph_artifact(base_name)                   ? Graph::kNone
+                  : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
+                                                                      : Graph::kFx;
+    o.payload_key = b.noise_digests().note(rec.payload, graph);
   }
   o.holds_payload = holds_payload;
   o.name = rel;
@@ -62,7 +63,8 @@ void IngestContext::add_global(const std::string& rel) {
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
-  if (rec.has_payload && b.options().noise_digests) o.payload_key = b.note_noise_digest(rec.payload);
+  if (rec.has_payload && b.options().noise_digests)
+    o.payload_key = b.noise_digests().note(rec.payload, trace::NoiseDigests::Graph::kNone);
   o.name = rel;
   o.url = rel;
   o.number = n;
@@ -86,12 +88,6 @@ trace::NoiseDigests& IngestState::noise_digests() {
   if (opts_.shared_noise_digests) return *opts_.shared_noise_digests;
   if (!own_noise_digests_) own_noise_digests_ = std::make_unique<trace::NoiseDigests>();
   return *own_noise_digests_;
-}
-
-uint64_t IngestState::note_noise_digest(std::string_view payload) {
-  uint64_t key = trace::NoiseDigests::key(payload);
-  noise_digests().digest_once(key, payload);
-  return key;
 }
 
 bool IngestState::parse_payload_json(std::string_view payload, simdjson::dom::element* out) {

@@ -67,8 +67,6 @@ class IngestState {
   // With IngestOptions::noise_digests: the digests of payloads (shared with
   // another log read at the same time, or this log's own).
   trace::NoiseDigests& noise_digests();
-  // The payload's key in noise_digests(), digesting it unless it was before.
-  uint64_t note_noise_digest(std::string_view payload);
 
  protected:
   ~IngestState() = default;
