@@ -8,17 +8,21 @@
 #include "analysis/diff_out.h"
 #include "cli/checks.h"
 #include "model/ingest/read_any.h"
+#include "trace/md5_batch.h"
 #include "trace/noise.h"
 
 namespace tlscope::cli {
 
 void read_both(Side* a, Side* b, bool exact) {
-  // A payload in both logs (or twice in one) is normalised once.
+  // A payload in both logs (or twice in one) is checked and normalised once.
   trace::NoiseDigests digests;
-  auto read = [&](Side* s) {
+  trace::Md5Verdicts verdicts;
+  auto read = [&](Side* s, int reader) {
     ingest::IngestOptions opts;
     opts.noise_digests = !exact;
     opts.shared_noise_digests = &digests;
+    opts.shared_md5 = &verdicts;
+    opts.md5_reader = reader;
     auto r = ingest::read_any_log(s->log, opts);
     s->ok = r.ok;
     s->error = r.error;
@@ -26,12 +30,15 @@ void read_both(Side* a, Side* b, bool exact) {
     s->model = std::move(r.model);
     s->doctor = analysis::diagnose(s->model);
   };
-  std::thread t(read, b);
-  read(a);
+  std::thread t(read, b, 1);
+  read(a, 0);
   t.join();
-  // The digests of payloads the other side was first to meet.
-  for (Side* s : {a, b})
-    if (s->ok && !exact) s->model.index.fill_noise_digests(digests);
+  // What the other side was first to meet: its digests, and its checks.
+  for (auto [s, reader] : {std::pair{a, 0}, std::pair{b, 1}}) {
+    if (!s->ok) continue;
+    if (!exact) s->model.index.fill_noise_digests(digests);
+    s->model.stats.fail_payload_md5 += verdicts.deferred_failures(reader);
+  }
 }
 
 bool read_pair(const std::string& baseline, const std::string& log, Side* a, Side* b) {

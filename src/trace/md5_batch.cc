@@ -14,8 +14,42 @@ constexpr size_t kBytes = 4u << 20;
 
 }  // namespace
 
-void Md5Batch::add(std::string_view payload, std::string_view declared) {
+uint64_t Md5Verdicts::key(uint64_t bytes_hash, size_t size, std::string_view declared) {
+  return bytes_hash ^ (size * 0x9e3779b97f4a7c15ull) ^
+         (std::hash<std::string_view>{}(declared) * 0xc2b2ae3d27d4eb4full);
+}
+
+bool Md5Verdicts::claim(uint64_t key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ok_.try_emplace(key, true).second;
+}
+
+void Md5Verdicts::set(uint64_t key, bool ok) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ok_[key] = ok;
+}
+
+void Md5Verdicts::defer(int reader, uint64_t key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  deferred_[reader].push_back(key);
+}
+
+uint64_t Md5Verdicts::deferred_failures(int reader) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  uint64_t n = 0;
+  for (uint64_t key : deferred_[reader]) n += !ok_.at(key);
+  return n;
+}
+
+void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t bytes_hash) {
   Message m;
+  if (shared_) {
+    m.key = Md5Verdicts::key(bytes_hash, payload.size(), declared);
+    if (!shared_->claim(m.key)) {
+      shared_->defer(reader_, m.key);
+      return;
+    }
+  }
   m.at = bytes_.size();
   m.size = payload.size();
   m.well_formed = declared.size() == 32;
@@ -34,8 +68,9 @@ void Md5Batch::flush() {
   md5_many(views.data(), views.size(), digests.data());
   for (size_t i = 0; i < messages_.size(); ++i) {
     const Message& m = messages_[i];
-    if (!m.well_formed || !md5_hex_equals(digests[i], std::string_view(m.declared, 32)))
-      ++failures_;
+    bool ok = m.well_formed && md5_hex_equals(digests[i], std::string_view(m.declared, 32));
+    failures_ += !ok;
+    if (shared_) shared_->set(m.key, ok);
   }
   messages_.clear();
   bytes_.clear();

@@ -326,8 +326,9 @@ uint64_t noise_free_digest(std::string_view text) {
   return h;
 }
 
-uint64_t NoiseDigests::note(std::string_view payload, Graph graph) {
-  uint64_t key = std::hash<std::string_view>{}(payload) ^
+uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t bytes_hash) {
+  if (bytes_hash == 0) bytes_hash = std::hash<std::string_view>{}(payload);
+  uint64_t key = bytes_hash ^
                  ((payload.size() * 4 + static_cast<uint64_t>(graph)) * 0x9e3779b97f4a7c15ull);
   key += key == 0;  // 0 is no key (model::Output::payload_key)
   {

@@ -58,7 +58,8 @@ class NoiseDigests {
   };
   // The payload's key here (a 64-bit hash of its bytes, its length and how
   // it is a graph, never 0), its facts made unless the key was met before.
-  uint64_t note(std::string_view payload, Graph graph);
+  // `bytes_hash`: the payload's std::hash when the caller has it, else 0.
+  uint64_t note(std::string_view payload, Graph graph, uint64_t bytes_hash = 0);
   // The facts of a key noted before, once made: a key another thread was
   // first to note may still be in the making while this one reads on; both
   // are done once both logs are read.

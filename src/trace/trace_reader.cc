@@ -10,7 +10,9 @@ namespace tlscope::trace {
 
 TraceReader::TraceReader(io::LineReader* lines, Stats* stats, StringTable* strings,
                          ReaderOptions opts)
-    : lines_(lines), stats_(stats), strings_(strings), opts_(std::move(opts)) {}
+    : lines_(lines), stats_(stats), strings_(strings), opts_(std::move(opts)) {
+  if (opts_.shared_md5) md5_batch_.share(opts_.shared_md5, opts_.md5_reader);
+}
 
 void TraceReader::message(const std::string& text) {
   ++messages_;
@@ -102,7 +104,10 @@ void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
   rec->payload_storage = &payload_;
   rec->payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
   if (!rec->payload_utf8) ++stats_->invalid_utf8;
-  if (opts_.verify_md5 && opts_.batch_md5) {
+  if (opts_.verify_md5 && opts_.batch_md5 && opts_.shared_md5) {
+    rec->payload_hash = std::hash<std::string_view>{}(payload_);
+    md5_batch_.add(payload_, env_.has_payload(), rec->payload_hash);
+  } else if (opts_.verify_md5 && opts_.batch_md5) {
     md5_batch_.add(payload_, env_.has_payload());
   } else if (opts_.verify_md5) {
     rec->md5_ok = md5_matches(payload_, env_.has_payload());

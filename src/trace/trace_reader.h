@@ -33,6 +33,7 @@ struct Record {
   // ReaderOptions::keep_lines (a copy, valid until the next record).
   std::string_view line;
   bool md5_ok = true;        // only computed when ReaderOptions::verify_md5
+  uint64_t payload_hash = 0;  // std::hash of the payload, with ReaderOptions::shared_md5
   bool payload_utf8 = true;  // the payload is valid UTF-8 (checked once, here)
 };
 
@@ -64,6 +65,12 @@ struct ReaderOptions {
   // at once, for a visitor that needs only the count: Record::md5_ok is then
   // left true and fail_payload_md5 is complete when run() returns.
   bool batch_md5 = false;
+  // With batch_md5: verdicts shared with the reader of another log read at
+  // the same time (trace/md5_batch.h), this reader being `md5_reader` (0 or
+  // 1) there; its deferred failures are counted by the owner once both
+  // are done (Md5Verdicts::deferred_failures).
+  Md5Verdicts* shared_md5 = nullptr;
+  int md5_reader = 0;
   // Give each record its envelope line (Record::line), for a visitor that
   // rewrites lines (the bundle's redactor).
   bool keep_lines = false;

@@ -204,6 +204,15 @@ TEST_F(Diff, LineStatisticsAreCompared) {
   EXPECT_EQ(d["same"], false);
   EXPECT_EQ(diff_json(a, a)["same"], true);
   EXPECT_EQ(diff_json(a, a)["line_stats"], json::array());
+  // A payload met before (in the other log, or earlier in the same one) is
+  // not checked again but keeps its verdict: the damaged payload counts on
+  // both sides, and twice in a log that holds it twice.
+  EXPECT_EQ(diff_json(b, b)["line_stats"], json::array());
+  fs::path twice = write("twice.log", damaged + damaged);
+  EXPECT_EQ(diff_json(b, twice)["line_stats"],
+            json::parse(R"([{"name": "fail_payload_md5", "a": 1, "b": 2}])"));
+  EXPECT_EQ(diff_json(twice, a)["line_stats"],
+            json::parse(R"([{"name": "fail_payload_md5", "a": 2, "b": 0}])"));
   r = run({"diff", a.string(), b.string(), "-o", (tmp_ / "out").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string page = read_file(tmp_ / "out" / "diff.html");

@@ -40,7 +40,7 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
     Graph graph = !trace::is_graph_artifact(base_name)                   ? Graph::kNone
                   : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
                                                                       : Graph::kFx;
-    o.payload_key = b.noise_digests().note(rec.payload, graph);
+    o.payload_key = b.noise_digests().note(rec.payload, graph, rec.payload_hash);
   }
   o.holds_payload = holds_payload;
   o.name = rel;
@@ -64,7 +64,8 @@ void IngestContext::add_global(const std::string& rel) {
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   if (rec.has_payload && b.options().noise_digests)
-    o.payload_key = b.noise_digests().note(rec.payload, trace::NoiseDigests::Graph::kNone);
+    o.payload_key =
+        b.noise_digests().note(rec.payload, trace::NoiseDigests::Graph::kNone, rec.payload_hash);
   o.name = rel;
   o.url = rel;
   o.number = n;

@@ -5,6 +5,7 @@
 
 namespace tlscope::trace {
 class NoiseDigests;
+class Md5Verdicts;
 }
 
 namespace tlscope::ingest {
@@ -19,6 +20,11 @@ struct IngestOptions {
   // shared (each distinct payload normalised once); its owner fills what
   // each model lacks once both are read (CompileIndex::fill_noise_digests).
   trace::NoiseDigests* shared_noise_digests = nullptr;
+  // Payload checks shared likewise (trace::ReaderOptions::shared_md5): this
+  // log is `md5_reader` there, and its owner adds the failures of the
+  // payloads the other checked (Md5Verdicts::deferred_failures).
+  trace::Md5Verdicts* shared_md5 = nullptr;
+  int md5_reader = 0;
   // Check each payload's MD5 (stats.fail_payload_md5). The doctor's summary
   // and check show no statistics, and skip it: it is most of their time.
   bool payload_md5 = true;

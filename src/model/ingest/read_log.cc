@@ -40,6 +40,8 @@ void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOp
   ropts.verify_md5 = opts.ingest.payload_md5 && !(sink && sink->checks_md5());
   // No one here asks which record failed its check; only how many did.
   ropts.batch_md5 = true;
+  ropts.shared_md5 = opts.ingest.shared_md5;
+  ropts.md5_reader = opts.ingest.md5_reader;
   ropts.progress = opts.progress;
   ModelBuilder builder(model, opts.ingest, sink);
   trace::TraceReader reader(&lines, &model->stats, &model->strings, ropts);
