@@ -118,12 +118,12 @@ check_space() {  # need ~ input x 5 free (log copy + report, which is larger tha
 # Generate once; a sidecar "<path>.ok" records the byte size of a complete
 # generation so an interrupted or different-size file is never reused.
 ensure_log() {
-  local log="$1" mb="$2"
+  local log="$1" mb="$2" seed="${3:-$SEED}"
   if [ -f "$log.ok" ] && [ -f "$log" ] && [ "$(cat "$log.ok")" = "$(stat -c %s "$log")" ]; then
     echo "reusing $log" >&2; return
   fi
   rm -f "$log.ok"
-  python3 "$GEN" "$log" --size-mb "$mb" --seed "$SEED" >&2
+  python3 "$GEN" "$log" --size-mb "$mb" --seed "$seed" >&2
   stat -c %s "$log" >"$log.ok"
 }
 
@@ -145,43 +145,48 @@ TLPARSE=$(command -v tlparse || true)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0 && a != "nan") printf "%.2f", a / b; else print "nan" }'; }
 
 # row LABEL SIZE_BYTES then the medians: WC CAT CP_REP REPORT X_CP_REP REPORT_RSS SUMMARY X_WC
-# SUMMARY_RSS TLPARSE X_TLPARSE STATUS
+# SUMMARY_RSS DIFF X_WC_BOTH DIFF_RSS TLPARSE X_TLPARSE STATUS
 row() {
   ROWS+=("$(awk -v b="$2" -v wc="$3" -v cat="$4" -v cpr="$5" -v rep="$6" -v xr="$7" -v rr="$8" \
-    -v sum="$9" -v xw="${10}" -v sr="${11}" -v tp="${12}" -v xt="${13}" -v st="${14}" 'BEGIN {
+    -v sum="$9" -v xw="${10}" -v sr="${11}" -v df="${12}" -v xd="${13}" -v dr="${14}" \
+    -v tp="${15}" -v xt="${16}" -v st="${17}" 'BEGIN {
     mb = b / 1e6
     if (st != "ok") { printf "%9.1f  %s", mb, st; exit }
-    printf "%9.1f %7.3f %7.3f %8.3f %8.3f %7.0f %6s %7.0f %8.3f %7.0f %6s %7.0f %9s %6s",
+    printf "%9.1f %7.3f %7.3f %8.3f %8.3f %7.0f %6s %7.0f %8.3f %7.0f %6s %7.0f %7s %6s %7s %9s %6s",
       mb, wc, cat, cpr, rep, (rep > 0 ? mb / rep : 0), xr, rr / 1024, sum, (sum > 0 ? mb / sum : 0),
-      xw, sr / 1024, tp, xt }')")
+      xw, sr / 1024, df, xd, (dr == "-" ? "-" : sprintf("%.0f", dr / 1024)), tp, xt }')")
 }
 
 print_table() {
   echo
   echo "binary: $BIN"
   echo "page cache: inputs were read once with cat before timing (warm cache; dropping caches needs root)."
-  echo "$REPEAT rounds; each times wc -l, cat, the report, cp -r of that report, summary --json and"
-  echo "tlparse (when on PATH) back to back. Columns are medians over the rounds; x_ columns are the"
-  echo "median of the per-round ratios (report / cp -r of the report, summary / wc -l, tlparse / report)."
-  printf "%9s %7s %7s %8s %8s %7s %6s %7s %8s %7s %6s %7s %9s %6s\n" size_MB wc_s cat_s cp_rep_s \
-    report_s MB/s x_cpr rep_MB summary_s MB/s x_wc sum_MB tlparse_s x_tlp
+  echo "$REPEAT rounds; each times wc -l, cat, the report, cp -r of that report, summary --json,"
+  echo "diff --json of the log and one of the next seed (one log only), and tlparse (when on PATH) back"
+  echo "to back. Columns are medians over the rounds; x_ columns are the median of the per-round ratios"
+  echo "(report / cp -r of the report, summary / wc -l, diff / wc -l of both logs, tlparse / report)."
+  printf "%9s %7s %7s %8s %8s %7s %6s %7s %8s %7s %6s %7s %7s %6s %7s %9s %6s\n" size_MB wc_s cat_s \
+    cp_rep_s report_s MB/s x_cpr rep_MB summary_s MB/s x_wc sum_MB diff_s x_wc2 dif_MB tlparse_s x_tlp
   local r
   for r in "${ROWS[@]}"; do echo "$r"; done
 }
 
-# bench_input LABEL OUTDIR SUMMARY_INPUT INPUT... -- REPORT_ARGS...
+# bench_input LABEL OUTDIR SUMMARY_INPUT DIFF_OTHER INPUT... -- REPORT_ARGS...
 # Warms the cache, then runs $REPEAT rounds of: wc -l and cat of the input,
 # the report, cp -r of the report (the floor for writing that report at all:
-# its files and bytes, nothing to compute), `summary --json` and tlparse.
+# its files and bytes, nothing to compute), `summary --json`, `diff --json`
+# of SUMMARY_INPUT and DIFF_OTHER (unless that is "") against wc -l of both,
+# and tlparse.
 # Rounds interleave the commands so that the machine's slow and fast spells
 # touch them alike. Appends a table row of medians.
 bench_input() {
-  local label="$1" out="$2" sum_in="$3"; shift 3
+  local label="$1" out="$2" sum_in="$3" other="$4"; shift 4
   local inputs=() status=ok size i
   local wc=() cat=() rep=() cpr=() xr=() sum=() xw=() tp=() xt=() rep_rss=0 sum_rss=0
+  local dif=() xd=() dif_rss=0
   while [ "$1" != "--" ]; do inputs+=("$1"); shift; done; shift
   size=$(bytes_of "${inputs[@]}")
-  cat "${inputs[@]}" >/dev/null                      # warm the page cache (not timed)
+  cat "${inputs[@]}" ${other:+"$other"} >/dev/null   # warm the page cache (not timed)
   echo "running: $BIN $* " >&2
   for ((i = 0; i < REPEAT; i++)); do
     M_CLEAN=""
@@ -208,6 +213,18 @@ bench_input() {
     fi
     sum+=("$R_SEC"); [ "${R_RSS_KB:-0}" -gt "$sum_rss" ] && sum_rss=$R_RSS_KB
     xw+=("$(ratio "$R_SEC" "${wc[-1]}")")
+    if [ -n "$other" ]; then
+      run_once "$label.wc2" wc -l "$sum_in" "$other"
+      local wc2="$R_SEC"
+      if ! run_once "$label.diff" "$BIN" diff "$sum_in" "$other" --json; then
+        status=FAIL; FAILED=1
+        echo "tlscope diff failed on $label; last lines of stderr:" >&2
+        tail -n 15 "$LOGS/$label.diff.stderr" >&2 || true
+        break
+      fi
+      dif+=("$R_SEC"); [ "${R_RSS_KB:-0}" -gt "$dif_rss" ] && dif_rss=$R_RSS_KB
+      xd+=("$(ratio "$R_SEC" "$wc2")")
+    fi
     if [ -n "$TLPARSE" ]; then
       M_CLEAN="$out.tlparse"
       run_once "$label.tlparse" "$TLPARSE" "$sum_in" -o "$out.tlparse" --overwrite --no-browser || true
@@ -215,15 +232,18 @@ bench_input() {
       rm -rf "$out.tlparse"
     fi
     echo "  round $((i + 1)): wc -l ${wc[-1]} s, report ${rep[-1]} s (cp -r ${cpr[-1]} s)," \
-         "summary ${sum[-1]} s" >&2
+         "summary ${sum[-1]} s${other:+, diff ${dif[-1]} s}" >&2
   done
   M_CLEAN=""
   [ "$status" = ok ] && echo "  report: $out ($(du -sm "$out" 2>/dev/null | cut -f1) MB, $(find "$out" -type f | wc -l) files)" >&2
   local tp_med="-" xt_med="-"
   [ ${#tp[@]} -gt 0 ] && tp_med=$(median_of "${tp[@]}") && xt_med=$(median_of "${xt[@]}")
+  local dif_med="-" xd_med="-"
+  [ ${#dif[@]} -gt 0 ] && dif_med=$(median_of "${dif[@]}") && xd_med=$(median_of "${xd[@]}")
+  [ ${#dif[@]} -gt 0 ] || dif_rss="-"
   row "$label" "$size" "$(median_of "${wc[@]}")" "$(median_of "${cat[@]}")" "$(median_of "${cpr[@]}")" \
     "$(median_of "${rep[@]}")" "$(median_of "${xr[@]}")" "$rep_rss" "$(median_of "${sum[@]}")" \
-    "$(median_of "${xw[@]}")" "$sum_rss" "$tp_med" "$xt_med" "$status"
+    "$(median_of "${xw[@]}")" "$sum_rss" "$dif_med" "$xd_med" "$dif_rss" "$tp_med" "$xt_med" "$status"
   [ "$KEEP_OUT" -eq 1 ] || rm -rf "$out"
 }
 
@@ -232,16 +252,18 @@ if [ "$RANKS" -gt 0 ]; then
   check_space $(( RANKS * ${RANK_MB%.*} * 6 + 100 ))
   ensure_rank_dir "$dir" "$RANKS" "$RANK_MB"
   out="$WORK/out_ranks_${RANKS}x${RANK_MB}mb"
-  bench_input "ranks_${RANKS}x${RANK_MB}" "$out" "$dir" "$dir"/*.log -- \
+  bench_input "ranks_${RANKS}x${RANK_MB}" "$out" "$dir" "" "$dir"/*.log -- \
     "$dir" --all-ranks-html -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   echo; echo "multi-rank: $RANKS ranks x ~$RANK_MB MB ($dir)"
 else
   for mb in "${SIZES[@]}"; do
     log="$WORK/trace_${mb}mb_seed${SEED}.log"
-    check_space $(( ${mb%.*} * 6 + 100 ))
+    check_space $(( ${mb%.*} * 7 + 100 ))
     ensure_log "$log" "$mb"
+    other="$WORK/trace_${mb}mb_seed$((SEED + 1)).log"
+    ensure_log "$other" "$mb" $((SEED + 1))
     out="$WORK/out_${mb}mb"
-    bench_input "size_${mb}" "$out" "$log" "$log" -- \
+    bench_input "size_${mb}" "$out" "$log" "$other" "$log" -- \
       "$log" -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   done
 fi
