@@ -19,6 +19,7 @@ void read_both(Side* a, Side* b, bool exact) {
   trace::Md5Verdicts verdicts;
   auto read = [&](Side* s, int reader) {
     ingest::IngestOptions opts;
+    opts.stacks = false;  // neither the diff nor the doctor reads them
     opts.noise_digests = !exact;
     opts.shared_noise_digests = &digests;
     opts.shared_md5 = &verdicts;
