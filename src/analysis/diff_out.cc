@@ -254,22 +254,21 @@ std::string diff_text(const DiffReport& d, const std::string& a, const std::stri
 
 namespace {
 
-// The JSON of a diff, written member by member (json::dump order: keys
-// sorted): the artifacts of two unrelated logs run to megabytes.
-void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
-                      const std::string& b, const std::string& command_line) {
-  auto array = [&o](const auto& items, auto element) {
-    o.begin_array();
-    for (const auto& x : items) o.value(element(x));
-    o.end();
-  };
-  o.begin_object();
-  o.key("artifacts");
+// Streams an array of `items`, each as element(item).
+template <typename Items, typename Element>
+void stream_array(JsonStream& o, const Items& items, Element element) {
+  o.begin_array();
+  for (const auto& x : items) o.value(element(x));
+  o.end();
+}
+
+// The diff's "artifacts": those that differ run to thousands for unrelated logs.
+void stream_artifacts(JsonStream& o, const DiffReport& d) {
   o.begin_object();
   o.key("compared");
   o.value(d.artifacts_compared);
   o.key("differ");
-  array(d.artifacts, [](const ArtifactChange& c) {
+  stream_array(o, d.artifacts, [](const ArtifactChange& c) {
     return json{{"compile_id", c.compile_id},
                 {"artifact", c.artifact},
                 {"change", kind_name(c.kind)},
@@ -280,10 +279,20 @@ void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
                 {"operators", operator_deltas_json(c.operators, false)}};
   });
   o.key("same_apart_from_noise");
-  array(d.noise_only, [](const ArtifactChange& c) {
+  stream_array(o, d.noise_only, [](const ArtifactChange& c) {
     return json{{"compile_id", c.compile_id}, {"artifact", c.artifact}};
   });
   o.end();
+}
+
+// The JSON of a diff, written member by member (json::dump order: keys
+// sorted).
+void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
+                      const std::string& b, const std::string& command_line) {
+  auto array = [&o](const auto& items, auto element) { stream_array(o, items, element); };
+  o.begin_object();
+  o.key("artifacts");
+  stream_artifacts(o, d);
   o.key("compile_ids");
   o.value({{"only_a", d.compile_ids_only_a},
            {"only_b", d.compile_ids_only_b},

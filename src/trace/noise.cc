@@ -245,7 +245,8 @@ Block classify(const char* p) {
     };
     __m128i dig = in('0', '9'), low = in('a', 'z');
     __m128i la = _mm_or_si128(dig, low);
-    __m128i wd = _mm_or_si128(_mm_or_si128(la, in('A', 'Z')), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    __m128i wd =
+        _mm_or_si128(_mm_or_si128(la, in('A', 'Z')), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
     __m128i sq = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
                               _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
     b.word |= bits(wd);
