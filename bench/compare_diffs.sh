@@ -9,13 +9,8 @@
 #
 # Prints one line per differing answer and exits 1 if any differs. The
 # corpus is read from TLSCOPE_CORPUS_DIR (default ../shared/corpus).
-set -uo pipefail
-old=$(realpath "$1") new=$(realpath "$2")
-here=$(cd "$(dirname "$0")/.." && pwd)
-corpus=${TLSCOPE_CORPUS_DIR:-$here/../shared/corpus}
-base=/tmp; [ -d /dev/shm ] && base=/dev/shm
-work=$(mktemp -d "$base/tlscope_compare_diffs.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/compare_setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/compare_setup.sh"
 
 logs=()
 for f in "$corpus"/tlparse/inputs/*.log "$corpus"/tlparse_upstream/tests/inputs/*.log \

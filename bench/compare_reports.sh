@@ -11,13 +11,8 @@
 # binaries write to the same output path in turn (pages show the command
 # line), on tmpfs when /dev/shm exists. The corpus is read from
 # TLSCOPE_CORPUS_DIR (default ../shared/corpus).
-set -uo pipefail
-old=$(realpath "$1") new=$(realpath "$2")
-here=$(cd "$(dirname "$0")/.." && pwd)
-corpus=${TLSCOPE_CORPUS_DIR:-$here/../shared/corpus}
-base=/tmp; [ -d /dev/shm ] && base=/dev/shm
-work=$(mktemp -d "$base/tlscope_compare.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/compare_setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/compare_setup.sh"
 
 inputs=()
 for f in "$corpus"/tlparse/inputs/*.log "$corpus"/tlparse/inputs/*.txt \
