@@ -26,7 +26,7 @@ struct Output {
   // A digest of the payload without run-to-run noise (trace/noise.h,
   // noise_free_digest), when ingest was asked for it (tlscope diff).
   std::optional<uint64_t> noise_free_digest;
-  uint64_t payload_key = 0;  // trace::NoiseDigests::key of the payload, with the above
+  uint64_t payload_key = 0;  // what trace::NoiseDigests::note() named the payload, with the above
   // The operators of a graph payload (trace/graph_ops.h), asked for with
   // noise_free_digest; null otherwise. Shared by the outputs of one payload.
   std::shared_ptr<const std::vector<trace::OperatorCount>> operators;
