@@ -217,7 +217,44 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     r->operators.push_back(std::move(ops));
 }
 
+// Every payload of both the same bytes under the same artifact names (the
+// outputs' places say which bytes; an output without one is not known to be).
+bool same_payloads(const model::IndexEntry& x, const model::IndexEntry& y) {
+  auto px = payload_files(x), py = payload_files(y);
+  if (px.size() != py.size()) return false;
+  std::map<std::string, const model::Output*> my(py.begin(), py.end());
+  for (const auto& [name, o] : px) {
+    auto it = my.find(name);
+    if (it == my.end()) return false;
+    const model::Output& p = *it->second;
+    if (!o->place || !p.place || o->payload_md5 != p.payload_md5 ||
+        o->place->bytes_hash != p.place->bytes_hash)
+      return false;
+  }
+  // A payload outside payload_files (no declared digest) still has operators.
+  auto unnamed = [](const model::IndexEntry& e) {
+    return std::any_of(e.outputs.begin(), e.outputs.end(), [](const model::Output& o) {
+      return (o.place || o.payload_key) && o.payload_md5.empty();
+    });
+  };
+  return !unnamed(x) && !unnamed(y);
+}
+
 }  // namespace
+
+CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b) {
+  CompilesToCompare out;
+  auto ea = entries_of(a), eb = entries_of(b);
+  const model::IndexEntry* first_a = a.index.entries().data();
+  const model::IndexEntry* first_b = b.index.entries().data();
+  for (const auto& [label, x] : ea) {
+    auto it = eb.find(label);
+    if (it == eb.end() || same_payloads(*x, *it->second)) continue;
+    out.a.push_back(static_cast<size_t>(x - first_a));
+    out.b.push_back(static_cast<size_t>(it->second - first_b));
+  }
+  return out;
+}
 
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
                      const model::ReportModel& b, const DoctorReport& db) {

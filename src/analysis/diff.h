@@ -97,4 +97,13 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
 // (Noise is seen through where both models were read with
 // IngestOptions::noise_digests; otherwise artifacts compare byte for byte.)
 
+// The compiles whose payload facts (Output::noise_free_digest, operators)
+// diff_logs() reads, by index in each model's CompileIndex: those of a
+// compile id in both logs whose payloads are not the same bytes (where they
+// are, the compile has nothing to tell whatever its facts).
+struct CompilesToCompare {
+  std::vector<size_t> a, b;
+};
+CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b);
+
 }  // namespace tlscope::analysis

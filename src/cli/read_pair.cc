@@ -2,16 +2,35 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "analysis/diff.h"
 #include "analysis/diff_out.h"
 #include "cli/checks.h"
+#include "model/ingest/payload_facts.h"
 #include "model/ingest/read_any.h"
 #include "trace/md5_batch.h"
 #include "trace/noise.h"
 
 namespace tlscope::cli {
+namespace {
+
+// The payloads of the compiles whose payloads differ between the logs, read
+// again and normalised, each log on a thread of its own.
+void note_compared_payloads(Side* a, Side* b, trace::NoiseDigests* digests) {
+  auto wanted = analysis::compiles_to_compare(a->model, b->model);
+  std::string error_a, error_b;
+  std::thread t([&] {
+    ingest::note_placed_payloads(b->log, &b->model.index, wanted.b, digests, &error_b);
+  });
+  ingest::note_placed_payloads(a->log, &a->model.index, wanted.a, digests, &error_a);
+  t.join();
+  for (const auto* e : {&error_a, &error_b})
+    if (!e->empty()) warning(*e);
+}
+
+}  // namespace
 
 void read_both(Side* a, Side* b, bool exact) {
   // A payload in both logs (or twice in one) is checked and normalised once.
@@ -21,6 +40,9 @@ void read_both(Side* a, Side* b, bool exact) {
     ingest::IngestOptions opts;
     opts.stacks = false;  // neither the diff nor the doctor reads them
     opts.noise_digests = !exact;
+    // A payload is normalised only if the other log's differs (read again then).
+    std::error_code ec;
+    opts.noise_later = std::filesystem::is_regular_file(s->log, ec);
     opts.shared_noise_digests = &digests;
     opts.shared_md5 = &verdicts;
     opts.md5_reader = reader;
@@ -34,6 +56,7 @@ void read_both(Side* a, Side* b, bool exact) {
   std::thread t(read, b, 1);
   read(a, 0);
   t.join();
+  if (!exact && a->ok && b->ok) note_compared_payloads(a, b, &digests);
   // What the other side was first to meet: its digests, and its checks.
   for (auto [s, reader] : {std::pair{a, 0}, std::pair{b, 1}}) {
     if (!s->ok) continue;

@@ -24,6 +24,7 @@ bool LineReader::fill() {
   if (eof_) return false;
   if (begin_ > 0) {
     std::memmove(buf_, buf_ + begin_, end_ - begin_);
+    base_ += begin_;
     end_ -= begin_;
     begin_ = 0;
   }
@@ -88,6 +89,7 @@ bool LineReader::next(Line* line) {
 
 void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
   bool first = true;
+  tab_at_ = tab_end_ = 0;
   Line line;
   for (;;) {
     if (pushed_back_ || begin_ == end_) {
@@ -111,9 +113,26 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
       return;
     }
     if (!first) out->push_back('\n');
+    if (first) tab_at_ = base_ + static_cast<uint64_t>(line.text.data() - buf_);
     first = false;
     out->append(line.text.data() + 1, line.text.size() - 1);
+    tab_end_ = base_ + static_cast<uint64_t>(line.text.data() + line.text.size() - buf_);
     *last_line = line.number;
+  }
+}
+
+void payload_of_tab_lines(std::string_view bytes, std::string* out) {
+  out->clear();
+  bool first = true;
+  while (!bytes.empty()) {
+    size_t nl = bytes.find('\n');
+    std::string_view line = bytes.substr(0, nl);
+    bytes = nl == std::string_view::npos ? std::string_view() : bytes.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    if (!first) out->push_back('\n');
+    first = false;
+    out->append(line.substr(1));
   }
 }
 

@@ -34,6 +34,12 @@ class LineReader {
   // before the first other line. `*last_line` becomes the number of the last
   // payload line read. The same as calling next() line by line, only faster.
   void read_tab_lines(std::string* out, uint64_t* last_line);
+  // Where the lines the last read_tab_lines() read are in the input: the
+  // offset of the first one's TAB and of the end of the last one (both 0
+  // when it read none). In decoded bytes: file offsets of an uncompressed
+  // source; payload_of_tab_lines() makes the payload again of those bytes.
+  uint64_t tab_lines_at() const { return tab_at_; }
+  uint64_t tab_lines_end() const { return tab_end_; }
   // Makes the next call to next() return the same line again.
   void unread() { pushed_back_ = true; }
 
@@ -55,6 +61,8 @@ class LineReader {
   char* buf_ = nullptr;
   size_t cap_ = 0;
   size_t begin_ = 0, end_ = 0;  // unread bytes are [begin_, end_)
+  uint64_t base_ = 0;           // the input offset of buf_[0]
+  uint64_t tab_at_ = 0, tab_end_ = 0;
   bool eof_ = false;
   bool pushed_back_ = false;
   Line last_;
@@ -62,5 +70,10 @@ class LineReader {
   std::string error_;
   std::function<void(const char*, size_t)> tee_;
 };
+
+// What read_tab_lines() makes of the bytes of its lines (from one's TAB to
+// the end of the last): each line without its TAB and a trailing '\r', joined
+// with '\n', empty lines skipped; into `out`, replacing what it held.
+void payload_of_tab_lines(std::string_view bytes, std::string* out);
 
 }  // namespace tlscope::io

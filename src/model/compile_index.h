@@ -15,6 +15,16 @@
 
 namespace tlscope::model {
 
+// Where an output's payload is in its (uncompressed) log, for its facts to be
+// made after the read (ingest::IngestOptions::noise_later): the offsets
+// io::payload_of_tab_lines() reads, a hash of the payload (trace::payload_hash)
+// to know it again, and how it is a graph.
+struct PayloadPlace {
+  uint64_t at = 0, end = 0;
+  uint64_t bytes_hash = 0;
+  trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;
+};
+
 struct Output {
   std::string name;  // listed name: relative path for files, link name for links
   std::string url;   // relative path, or the external URL of a link
@@ -30,6 +40,9 @@ struct Output {
   // The operators of a graph payload (trace/graph_ops.h), asked for with
   // noise_free_digest; null otherwise. Shared by the outputs of one payload.
   std::shared_ptr<const std::vector<trace::OperatorCount>> operators;
+  // With IngestOptions::noise_later: where the payload is, instead of the
+  // above (until ingest::note_placed_payloads()).
+  std::optional<PayloadPlace> place;
   bool holds_payload = false;               // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;
 };
@@ -47,6 +60,7 @@ class CompileIndex {
   // The entry of a record's grouping id (created if new).
   IndexEntry& touch(const std::optional<trace::CompileId>& grouping);
   const std::vector<IndexEntry>& entries() const { return entries_; }
+  IndexEntry& entry(size_t i) { return entries_[i]; }
   const IndexEntry* find(const trace::CompileId& grouping) const;
   // Sets each output's noise_free_digest and operators that `digests` has
   // (by payload_key) and it lacks.

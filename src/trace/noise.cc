@@ -9,6 +9,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "trace/payload_hash.h"
+
 namespace tlscope::trace {
 namespace {
 
@@ -322,13 +324,13 @@ uint64_t noise_free_digest(std::string_view text) {
   // kernel clears each new page); one buffer per thread, kept unless huge.
   thread_local std::string buffer;
   without_noise(text, &buffer);
-  uint64_t h = std::hash<std::string_view>{}(buffer);
+  uint64_t h = payload_hash(buffer);
   if (buffer.capacity() > (16u << 20)) std::string().swap(buffer);
   return h;
 }
 
 uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t bytes_hash) {
-  if (bytes_hash == 0) bytes_hash = std::hash<std::string_view>{}(payload);
+  if (bytes_hash == 0) bytes_hash = payload_hash(payload);
   uint64_t key = bytes_hash ^
                  ((payload.size() * 4 + static_cast<uint64_t>(graph)) * 0x9e3779b97f4a7c15ull);
   key += key == 0;  // 0 is no key (model::Output::payload_key)

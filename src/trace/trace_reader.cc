@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "trace/md5.h"
+#include "trace/payload_hash.h"
 
 namespace tlscope::trace {
 
@@ -102,10 +103,14 @@ void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
   rec->has_payload = true;
   rec->payload = payload_;
   rec->payload_storage = &payload_;
+  if (!lines_->compressed()) {
+    rec->payload_at = lines_->tab_lines_at();
+    rec->payload_end = lines_->tab_lines_end();
+  }
   rec->payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
   if (!rec->payload_utf8) ++stats_->invalid_utf8;
   if (opts_.verify_md5 && opts_.batch_md5 && opts_.shared_md5) {
-    rec->payload_hash = std::hash<std::string_view>{}(payload_);
+    rec->payload_hash = payload_hash(payload_);
     md5_batch_.add(payload_, env_.has_payload(), rec->payload_hash);
   } else if (opts_.verify_md5 && opts_.batch_md5) {
     md5_batch_.add(payload_, env_.has_payload());

@@ -34,6 +34,10 @@ struct Record {
   std::string_view line;
   bool md5_ok = true;        // only computed when ReaderOptions::verify_md5
   uint64_t payload_hash = 0;  // std::hash of the payload, with ReaderOptions::shared_md5
+  // Where the payload's lines are in an uncompressed log (offsets of the first
+  // one's TAB and of the end of the last: io::payload_of_tab_lines() makes the
+  // payload of those bytes); both 0 in a compressed one.
+  uint64_t payload_at = 0, payload_end = 0;
   bool payload_utf8 = true;  // the payload is valid UTF-8 (checked once, here)
 };
 

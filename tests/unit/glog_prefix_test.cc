@@ -285,7 +285,7 @@ std::string random_log(std::mt19937* rng) {
   return log;
 }
 
-TEST(LineReader, TabLinesMatchLineByLineReading) {
+TEST(LineReader, TabLinesMatchLineByLineReadingAndTheirPlace) {
   std::mt19937 rng(5);
   for (int round = 0; round < 60; ++round) {
     std::string log = random_log(&rng);
@@ -306,6 +306,18 @@ TEST(LineReader, TabLinesMatchLineByLineReading) {
         ASSERT_EQ(got, want) << "round " << round << " chunk " << chunk << " after line "
                              << a.number;
         ASSERT_EQ(last_a, last_b);
+        // Where the lines were: those bytes of the log make the same payload.
+        uint64_t at = fast.tab_lines_at(), end = fast.tab_lines_end();
+        if (at == end) {
+          ASSERT_TRUE(want.empty());  // no payload line at all
+          continue;
+        }
+        ASSERT_LE(end, log.size());
+        ASSERT_EQ(log[at], '\t');
+        std::string again = "left over";
+        tlscope::io::payload_of_tab_lines(std::string_view(log).substr(at, end - at), &again);
+        ASSERT_EQ(again, want) << "round " << round << " chunk " << chunk << " bytes " << at
+                               << ".." << end;
       }
     }
   }

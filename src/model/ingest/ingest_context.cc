@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "trace/noise.h"
+#include "trace/payload_hash.h"
 
 namespace tlscope::ingest {
 namespace {
@@ -35,13 +36,10 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
-  if (rec.has_payload && b.options().noise_digests) {
-    using Graph = trace::NoiseDigests::Graph;
-    Graph graph = !trace::is_graph_artifact(base_name)                   ? Graph::kNone
-                  : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
-                                                                      : Graph::kFx;
-    o.payload_key = b.noise_digests().note(rec.payload, graph, rec.payload_hash);
-  }
+  using Graph = trace::NoiseDigests::Graph;
+  note_payload(&o, !trace::is_graph_artifact(base_name)                   ? Graph::kNone
+                   : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
+                                                                       : Graph::kFx);
   o.holds_payload = holds_payload;
   o.name = rel;
   o.url = rel;
@@ -49,6 +47,15 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.suffix = model::cache_suffix(rel);
   entry->outputs.push_back(std::move(o));
   return rel;
+}
+
+void IngestContext::note_payload(model::Output* o, trace::NoiseDigests::Graph graph) {
+  if (!rec.has_payload || !b.options().noise_digests) return;
+  uint64_t hash = rec.payload_hash ? rec.payload_hash : trace::payload_hash(rec.payload);
+  if (b.options().noise_later && rec.payload_end > rec.payload_at)
+    o->place = model::PayloadPlace{rec.payload_at, rec.payload_end, hash, graph};
+  else
+    o->payload_key = b.noise_digests().note(rec.payload, graph, hash);
 }
 
 std::string IngestContext::add_payload_file(std::string_view base_name) {
@@ -63,9 +70,7 @@ void IngestContext::add_global(const std::string& rel) {
   model::Output o;
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
-  if (rec.has_payload && b.options().noise_digests)
-    o.payload_key =
-        b.noise_digests().note(rec.payload, trace::NoiseDigests::Graph::kNone, rec.payload_hash);
+  note_payload(&o, trace::NoiseDigests::Graph::kNone);
   o.name = rel;
   o.url = rel;
   o.number = n;

@@ -114,6 +114,9 @@ struct IngestContext {
   std::string add_payload_file(std::string_view base_name);
   // Registers a file at a fixed path (dump_file/...), consuming a number.
   void add_global(const std::string& rel);
+  // The payload's facts for `tlscope diff` (IngestOptions::noise_digests), or
+  // where it is (noise_later).
+  void note_payload(model::Output* o, trace::NoiseDigests::Graph graph);
   void add_link(std::string_view name, std::string_view url);
 };
 

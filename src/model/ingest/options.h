@@ -20,6 +20,12 @@ struct IngestOptions {
   // shared (each distinct payload normalised once); its owner fills what
   // each model lacks once both are read (CompileIndex::fill_noise_digests).
   trace::NoiseDigests* shared_noise_digests = nullptr;
+  // With noise_digests: a payload of an uncompressed log is not normalised
+  // as it is read; its output keeps where it is (Output::place), and the
+  // caller has the facts of the outputs it compares made later
+  // (ingest::note_placed_payloads). `tlscope diff` needs them only where the
+  // two logs' payloads differ.
+  bool noise_later = false;
   // Payload checks shared likewise (trace::ReaderOptions::shared_md5): this
   // log is `md5_reader` there, and its owner adds the failures of the
   // payloads the other checked (Md5Verdicts::deferred_failures).

@@ -1,0 +1,59 @@
+#include "model/ingest/payload_facts.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "io/line_reader.h"
+#include "trace/payload_hash.h"
+
+namespace tlscope::ingest {
+namespace {
+
+// [at, at + out->size()) of `fd`; false when the file is shorter.
+bool read_at(int fd, uint64_t at, std::string* out) {
+  size_t done = 0;
+  while (done < out->size()) {
+    ssize_t n = ::pread(fd, out->data() + done, out->size() - done, static_cast<off_t>(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
+                          std::span<const size_t> entries, trace::NoiseDigests* digests,
+                          std::string* error) {
+  int fd = -1;
+  std::string bytes, payload;
+  size_t lost = 0;
+  for (size_t i : entries) {
+    for (auto& o : index->entry(i).outputs) {
+      if (!o.place || o.payload_key) continue;
+      if (fd < 0 && (fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
+        *error = log + ": " + std::strerror(errno);
+        return false;
+      }
+      const model::PayloadPlace& p = *o.place;
+      bytes.resize(p.end - p.at);
+      if (!read_at(fd, p.at, &bytes) ||
+          (io::payload_of_tab_lines(bytes, &payload), trace::payload_hash(payload) != p.bytes_hash)) {
+        ++lost;
+        continue;
+      }
+      o.payload_key = digests->note(payload, p.graph, p.bytes_hash);
+    }
+  }
+  if (fd >= 0) ::close(fd);
+  if (lost)
+    *error = log + " changed after it was read: " + std::to_string(lost) +
+             " payloads could not be read again, and count as changed";
+  return lost == 0;
+}
+
+}  // namespace tlscope::ingest

@@ -1,0 +1,24 @@
+// The facts `tlscope diff` compares of a payload (its noise-free digest and a
+// graph's operators, trace::NoiseDigests) made after the read, for the
+// outputs that kept where their payload is (IngestOptions::noise_later).
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "model/compile_index.h"
+#include "trace/noise.h"
+
+namespace tlscope::ingest {
+
+// Reads the payload of each placed output of `index`'s entries `entries` back
+// from `log` and notes it in `digests` (the output's payload_key; its facts
+// come with CompileIndex::fill_noise_digests() once every noter is done).
+// An output whose bytes are not its payload any more (the log was changed
+// since it was read) keeps no facts: false, and `*error` says why.
+bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
+                          std::span<const size_t> entries, trace::NoiseDigests* digests,
+                          std::string* error);
+
+}  // namespace tlscope::ingest

@@ -1,0 +1,156 @@
+// The facts `tlscope diff` compares of a payload, made after the read from
+// the bytes where the payload was (IngestOptions::noise_later,
+// ingest::note_placed_payloads), against the same facts made as the log is
+// read: equal for every output of every real log at hand. A log changed
+// after its read is said, and its changed payloads get no facts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "io/byte_source.h"
+#include "model/ingest/payload_facts.h"
+#include "model/ingest/read_log.h"
+#include "trace/noise.h"
+
+namespace tlscope::ingest {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The log's bytes, uncompressed (compressed logs keep no places).
+std::string read_all(const fs::path& path) {
+  std::string error, text;
+  auto src = io::open_source(path.string(), &error);
+  EXPECT_TRUE(src) << path << ": " << error;
+  if (!src) return text;
+  char buf[1 << 16];
+  for (long got; (got = src->read(buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(got));
+  return text;
+}
+
+fs::path plain_copy(const fs::path& log) {
+  fs::path out = fs::temp_directory_path() / ("tlscope_facts_" + std::to_string(::getpid()) + "_" +
+                                              log.filename().string() + ".log");
+  std::ofstream(out, std::ios::binary) << read_all(log);
+  return out;
+}
+
+model::ReportModel read(const fs::path& log, bool later, trace::NoiseDigests* digests) {
+  IngestOptions opts;
+  opts.noise_digests = true;
+  opts.noise_later = later;
+  opts.shared_noise_digests = digests;
+  auto r = read_log(log.string(), opts);
+  EXPECT_TRUE(r.ok) << log << ": " << r.error;
+  return std::move(r.model);
+}
+
+std::vector<size_t> all_entries(const model::CompileIndex& index) {
+  std::vector<size_t> out(index.entries().size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = i;
+  return out;
+}
+
+// The facts of every output of `log` both ways; the outputs placed.
+size_t compare_facts(const fs::path& log) {
+  fs::path plain = plain_copy(log);
+  trace::NoiseDigests now_digests, later_digests;
+  model::ReportModel now = read(plain, false, &now_digests);
+  model::ReportModel later = read(plain, true, &later_digests);
+  size_t placed = 0;
+  for (const auto& e : later.index.entries())
+    for (const auto& o : e.outputs) placed += o.place.has_value();
+  std::string error;
+  EXPECT_TRUE(note_placed_payloads(plain.string(), &later.index, all_entries(later.index),
+                                   &later_digests, &error))
+      << error;
+  EXPECT_EQ(error, "");
+  later.index.fill_noise_digests(later_digests);
+  const auto &a = now.index.entries(), &b = later.index.entries();
+  EXPECT_EQ(a.size(), b.size()) << log;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    EXPECT_EQ(a[i].outputs.size(), b[i].outputs.size()) << log;
+    for (size_t k = 0; k < std::min(a[i].outputs.size(), b[i].outputs.size()); ++k) {
+      const model::Output &x = a[i].outputs[k], &y = b[i].outputs[k];
+      EXPECT_EQ(x.noise_free_digest, y.noise_free_digest) << log << " " << x.url;
+      EXPECT_EQ(x.operators == nullptr, y.operators == nullptr) << log << " " << x.url;
+      if (x.operators && y.operators) EXPECT_EQ(*x.operators, *y.operators) << log << " " << x.url;
+    }
+  }
+  fs::remove(plain);
+  return placed;
+}
+
+// The files under `dir` whose names end with `ending`.
+std::vector<fs::path> logs_in(const std::string& dir, const std::string& ending) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    std::string name = e.path().filename().string();
+    if (name.size() > ending.size() && name.compare(name.size() - ending.size(), ending.size(),
+                                                    ending) == 0)
+      out.push_back(e.path());
+  }
+  return out;
+}
+
+TEST(PayloadFacts, MadeLaterEqualMadeWhileReadingOnRecordedLogs) {
+  auto logs = logs_in(TLSCOPE_DATA "/recorded", ".log.gz");
+  logs.push_back(TLSCOPE_EXAMPLES "/example.log");
+  ASSERT_GE(logs.size(), 10u);
+  size_t placed = 0;
+  for (const auto& log : logs) placed += compare_facts(log);
+  EXPECT_GT(placed, 200u);
+}
+
+TEST(PayloadFactsCorpus, MadeLaterEqualMadeWhileReadingOnCorpusLogs) {
+  auto logs = logs_in(TLSCOPE_CORPUS "/tlparse/inputs", ".log");
+  ASSERT_GE(logs.size(), 25u);  // the rank logs of the multi-rank folders too
+  size_t placed = 0;
+  for (const auto& log : logs) placed += compare_facts(log);
+  EXPECT_GT(placed, 900u);
+}
+
+// One payload byte changed after the read: that payload gets no facts, the
+// others do, and the caller is told.
+TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
+  fs::path plain = plain_copy(TLSCOPE_EXAMPLES "/example.log");
+  trace::NoiseDigests digests;
+  model::ReportModel m = read(plain, true, &digests);
+  model::Output* changed = nullptr;
+  size_t placed = 0;
+  for (const auto& e : m.index.entries())
+    for (const auto& o : e.outputs) placed += o.place.has_value();
+  for (size_t i = 0; i < m.index.entries().size() && !changed; ++i)
+    for (auto& o : m.index.entry(i).outputs)
+      if (o.place && o.place->end - o.place->at > 10) {
+        changed = &o;
+        break;
+      }
+  ASSERT_TRUE(changed);
+  std::string text = read_all(plain);
+  char& c = text[changed->place->at + 5];
+  c = c == 'x' ? 'y' : 'x';
+  std::ofstream(plain, std::ios::binary | std::ios::trunc) << text;
+  std::string error;
+  EXPECT_FALSE(
+      note_placed_payloads(plain.string(), &m.index, all_entries(m.index), &digests, &error));
+  EXPECT_NE(error.find("changed after it was read: 1 payloads"), std::string::npos) << error;
+  m.index.fill_noise_digests(digests);
+  size_t with_facts = 0;
+  for (const auto& e : m.index.entries())
+    for (const auto& o : e.outputs) with_facts += o.place && o.noise_free_digest.has_value();
+  EXPECT_FALSE(changed->noise_free_digest.has_value());
+  EXPECT_EQ(with_facts, placed - 1);
+  // A log that is gone: said, nothing noted.
+  fs::remove(plain);
+  error.clear();
+  EXPECT_FALSE(
+      note_placed_payloads(plain.string(), &m.index, all_entries(m.index), &digests, &error));
+  EXPECT_NE(error.find(plain.string()), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace tlscope::ingest
