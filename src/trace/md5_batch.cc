@@ -7,9 +7,12 @@
 namespace tlscope::trace {
 namespace {
 
-// Enough messages for several rounds of sixteen lanes, and few enough bytes
-// that the copies stay in the cache.
-constexpr size_t kMessages = 64;
+// A batch is checked once it holds this many bytes (or messages): the lanes
+// run until the batch's longest message is done, so a batch must hold many
+// times the longest payload (166 KB in a 100 MB log) for the lanes to stay
+// busy; with 64 messages (about 400 KB) one long payload ran alone most of
+// the time (bench/README.md). The same as the report's writer (output_queue.cc).
+constexpr size_t kMessages = 1024;
 constexpr size_t kBytes = 4u << 20;
 
 }  // namespace
