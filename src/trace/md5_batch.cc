@@ -53,13 +53,18 @@ void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t
       return;
     }
   }
+  // The batch's bytes stay within kBytes (or one payload longer): its
+  // buffer is never moved to a larger one, whose fresh pages the kernel
+  // would clear.
+  if (!messages_.empty() && bytes_.size() + payload.size() > kBytes) flush();
+  if (bytes_.capacity() < kBytes) bytes_.reserve(kBytes);
   m.at = bytes_.size();
   m.size = payload.size();
   m.well_formed = declared.size() == 32;
   if (m.well_formed) std::memcpy(m.declared, declared.data(), 32);
   bytes_.append(payload);
   messages_.push_back(m);
-  if (messages_.size() >= kMessages || bytes_.size() >= kBytes) flush();
+  if (messages_.size() >= kMessages) flush();
 }
 
 void Md5Batch::flush() {
