@@ -1,4 +1,4 @@
-# Sourced by compare_reports.sh and compare_diffs.sh with OLD_BINARY NEW_BINARY:
+# Sourced by compare_reports.sh, compare_diffs.sh and compare_doctor.sh with OLD_BINARY NEW_BINARY:
 # sets old, new (absolute paths), here (the project), corpus (TLSCOPE_CORPUS_DIR,
 # default ../shared/corpus) and work (a folder on tmpfs where there is one,
 # removed at exit).
