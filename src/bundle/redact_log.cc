@@ -216,8 +216,8 @@ void LogRedactor::write_record(const trace::Record& rec) {
   if (rec.has_payload) {
     std::string what;
     Payload kind = payload_kind(*rec.env, &what);
-    redacted = redact_payload(kind, what, rec.payload);
-    if (redacted != rec.payload) {
+    redacted = redact_payload(kind, what, rec.payload());
+    if (redacted != rec.payload()) {
       // A digest that did not match the original must not match the copy.
       md5 = rec.md5_ok ? trace::to_hex(trace::md5(redacted)) : std::string(32, '0');
       ++counts_.md5_recomputed;

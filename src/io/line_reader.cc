@@ -4,10 +4,33 @@
 #include <cstring>
 #include <new>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace tlscope::io {
 namespace {
 constexpr size_t kInitialCapacity = 1 << 20;
+
+// Bit i: byte i of the 64 at `p` is `c`.
+uint64_t bytes_equal(const char* p, char c) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_set1_epi8(c);
+  uint64_t m = 0;
+  for (int k = 0; k < 4; ++k) {
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    m |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(b, v))))
+         << (16 * k);
+  }
+  return m;
+#else
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= static_cast<uint64_t>(p[i] == c) << i;
+  return m;
+#endif
 }
+
+}  // namespace
 
 LineReader::LineReader(std::unique_ptr<ByteSource> source) : source_(std::move(source)) {
   cap_ = kInitialCapacity;
@@ -118,6 +141,65 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
     out->append(line.text.data() + 1, line.text.size() - 1);
     tab_end_ = base_ + static_cast<uint64_t>(line.text.data() + line.text.size() - buf_);
     *last_line = line.number;
+  }
+}
+
+// The first '\n' at or after `from` whose next byte is neither '\t' nor
+// '\n' (the line after it may not be a payload line; a '\n' that ends the
+// bytes read so far is one too), or npos. `*newlines` counts the '\n's up to
+// it (all of them without one), `*last_newline` is the last one before it.
+// Reads up to 64 bytes past end_: the padding, zeros.
+size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines,
+                                     size_t* last_newline) const {
+  for (size_t p = from; p < end_; p += 64) {
+    uint64_t nl = bytes_equal(buf_ + p, '\n');
+    if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;
+    uint64_t go_on = bytes_equal(buf_ + p + 1, '\t') | bytes_equal(buf_ + p + 1, '\n');
+    if (uint64_t stop = nl & ~go_on) {
+      int j = __builtin_ctzll(stop);
+      *newlines += static_cast<uint64_t>(__builtin_popcountll(nl & (~uint64_t{0} >> (63 - j))));
+      return p + static_cast<size_t>(j);
+    }
+    *newlines += static_cast<uint64_t>(__builtin_popcountll(nl));
+    if (nl) *last_newline = p + 63 - static_cast<size_t>(__builtin_clzll(nl));
+  }
+  return std::string_view::npos;
+}
+
+void LineReader::skip_tab_lines() {
+  Line line;
+  if (pushed_back_) {  // a line given back: a payload line, or the next record's
+    if (!last_.text.empty() && last_.text[0] != '\t') return;
+    pushed_back_ = false;
+  }
+  // The general way (next(), which refills): a line at the end of what is
+  // read so far, or one that starts with '\r' (empty when it is only that).
+  auto one_line = [&] {
+    if (!next(&line)) return false;
+    if (line.text.empty() || line.text[0] == '\t') return true;
+    unread();
+    return false;
+  };
+  for (;;) {
+    if (end_ - begin_ < 2) {
+      if (!one_line()) return;
+      continue;
+    }
+    char c = buf_[begin_];
+    if (c == '\r') {
+      if (!one_line()) return;
+      continue;
+    }
+    if (c != '\t' && c != '\n') return;  // the next record's line: not read
+    uint64_t newlines = 0;
+    size_t last = std::string_view::npos;
+    size_t stop = find_payload_stop(begin_, &newlines, &last);
+    if (stop == std::string_view::npos && last == std::string_view::npos) {
+      if (!one_line()) return;  // a line longer than what is read so far
+      continue;
+    }
+    begin_ = (stop != std::string_view::npos ? stop : last) + 1;
+    line_no_ += newlines;
   }
 }
 

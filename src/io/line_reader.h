@@ -40,6 +40,9 @@ class LineReader {
   // source; payload_of_tab_lines() makes the payload again of those bytes.
   uint64_t tab_lines_at() const { return tab_at_; }
   uint64_t tab_lines_end() const { return tab_end_; }
+  // Skips what read_tab_lines() would read (the lines are counted), without
+  // a copy: the lines of a payload no one asked for.
+  void skip_tab_lines();
   // Makes the next call to next() return the same line again.
   void unread() { pushed_back_ = true; }
 
@@ -56,6 +59,7 @@ class LineReader {
 
  private:
   bool fill();
+  size_t find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const;
 
   std::unique_ptr<ByteSource> source_;
   char* buf_ = nullptr;

@@ -62,7 +62,7 @@ class Shower : public RecordVisitor {
       if (wanted_.empty()) {
         listing_.push_back(fmt::format(
             "{}\t{}\t{}\tline {}", name, cid->bare(),
-            rec.has_payload ? fmt::format("{} bytes", rec.payload.size()) : "no payload",
+            rec.has_payload ? fmt::format("{} bytes", rec.payload().size()) : "no payload",
             rec.lineno));
         continue;
       }
@@ -91,8 +91,8 @@ class Shower : public RecordVisitor {
 
   void print_if_wanted(const Record& rec, const std::string& name) {
     if (!want(name)) return;
-    if (name == "dynamo_guards") return emit(name, rec, guards_text(rec.payload));
-    if (name == "recompile_reasons") return emit(name, rec, reasons_text(rec.payload));
+    if (name == "dynamo_guards") return emit(name, rec, guards_text(rec.payload()));
+    if (name == "recompile_reasons") return emit(name, rec, reasons_text(rec.payload()));
     if (name == "compilation_metrics" || !rec.has_payload) {
       std::string s;
       for (int k = static_cast<int>(Key::kStr); k < kKeyCount; ++k)
@@ -100,7 +100,7 @@ class Shower : public RecordVisitor {
           append_json(&s, rec.env->value(static_cast<Key>(k)), true);
       return emit(name, rec, s);
     }
-    emit(name, rec, std::string(rec.payload));
+    emit(name, rec, std::string(rec.payload()));
   }
 
   void emit(const std::string& name, const Record& rec, const std::string& text) {

@@ -101,14 +101,14 @@ void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
   uint64_t last = line_number;
   read_payload(&last);
   rec->has_payload = true;
-  rec->payload = payload_;
+  rec->payload_bytes = payload_;
   rec->payload_storage = &payload_;
   if (!lines_->compressed()) {
     rec->payload_at = lines_->tab_lines_at();
     rec->payload_end = lines_->tab_lines_end();
   }
-  rec->payload_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
-  if (!rec->payload_utf8) ++stats_->invalid_utf8;
+  rec->payload_is_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
+  if (!rec->payload_is_utf8) ++stats_->invalid_utf8;
   if (opts_.verify_md5 && opts_.batch_md5 && opts_.shared_md5) {
     rec->payload_hash = payload_hash(payload_);
     md5_batch_.add(payload_, env_.has_payload(), rec->payload_hash);
@@ -118,6 +118,23 @@ void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
     rec->md5_ok = md5_matches(payload_, env_.has_payload());
     if (!rec->md5_ok) ++stats_->fail_payload_md5;
   }
+}
+
+void TraceReader::attach_pending_payload(const Record& rec) {
+  // The record is run()'s own, handed to the visitor as const.
+  Record& r = const_cast<Record&>(rec);
+  r.payload_reader = nullptr;
+  attach_payload(r.lineno, &r);
+}
+
+std::string_view Record::payload() const {
+  if (payload_reader) payload_reader->attach_pending_payload(*this);
+  return payload_bytes;
+}
+
+bool Record::payload_utf8() const {
+  if (payload_reader) payload_reader->attach_pending_payload(*this);
+  return payload_is_utf8;
 }
 
 // Rank filter. Unlike the reference, records without a rank are kept: they
@@ -145,14 +162,22 @@ void TraceReader::run(RecordVisitor* visitor) {
       visitor->on_string(rec);
       continue;
     }
-    if (env_.has(Key::kHasPayload)) attach_payload(line.number, &rec);
+    if (env_.has(Key::kHasPayload)) {
+      if (opts_.payload_on_demand && !opts_.verify_md5) {
+        rec.has_payload = true;
+        rec.payload_reader = this;
+      } else {
+        attach_payload(line.number, &rec);
+      }
+    }
     if (!rank_matches()) {
       ++stats_->other_rank;
       visitor->on_rejected(rec, Rejection::kOtherRank);
-      continue;
+    } else {
+      ++stats_->ok;
+      visitor->on_record(rec);
     }
-    ++stats_->ok;
-    visitor->on_record(rec);
+    if (rec.payload_reader) lines_->skip_tab_lines();  // no one asked for it
   }
   md5_batch_.flush();
   stats_->fail_payload_md5 += md5_batch_.failures();

@@ -18,13 +18,19 @@
 
 namespace tlscope::trace {
 
+class TraceReader;
+
 struct Record {
   uint64_t lineno = 0;  // physical line of the envelope
   GlogPrefix prefix;
   const Envelope* env = nullptr;
   bool has_payload = false;
-  // Valid until the next record; followed by simdjson::SIMDJSON_PADDING readable bytes.
-  std::string_view payload;
+  // The payload (with has_payload). Valid until the next record; followed by
+  // simdjson::SIMDJSON_PADDING readable bytes. With
+  // ReaderOptions::payload_on_demand it is read from the log on the first
+  // call (and its lines skipped, unread, when no one asked).
+  std::string_view payload() const;
+  bool payload_utf8() const;  // the payload is valid UTF-8 (checked once, when read)
   // The reader's buffer behind `payload`. A visitor that is done with the
   // payload may swap it for another string (ideally with room): the reader
   // reuses whatever it finds there, and the visitor keeps the bytes.
@@ -38,7 +44,12 @@ struct Record {
   // one's TAB and of the end of the last: io::payload_of_tab_lines() makes the
   // payload of those bytes); both 0 in a compressed one.
   uint64_t payload_at = 0, payload_end = 0;
-  bool payload_utf8 = true;  // the payload is valid UTF-8 (checked once, here)
+
+  // Set by the reader: the payload once read, or the reader that reads it
+  // when asked (payload_on_demand).
+  mutable std::string_view payload_bytes;
+  mutable bool payload_is_utf8 = true;
+  mutable TraceReader* payload_reader = nullptr;
 };
 
 enum class Rejection { kOtherRank, kSchemaError };
@@ -75,6 +86,11 @@ struct ReaderOptions {
   // are done (Md5Verdicts::deferred_failures).
   Md5Verdicts* shared_md5 = nullptr;
   int md5_reader = 0;
+  // Read a payload only when a visitor asks for it (Record::payload()); the
+  // lines of the others are skipped without a copy. Not with verify_md5,
+  // which reads every payload. Only stats.invalid_utf8 then differs: it
+  // counts the payloads read.
+  bool payload_on_demand = false;
   // Give each record its envelope line (Record::line), for a visitor that
   // rewrites lines (the bundle's redactor).
   bool keep_lines = false;
@@ -95,6 +111,8 @@ class TraceReader {
   void count_unknown_keys();
   void intern_string();
   void attach_payload(uint64_t line_number, Record* rec);
+  friend struct Record;  // payload(): the payload read when asked for
+  void attach_pending_payload(const Record& rec);
   bool rank_matches();
   void read_payload(uint64_t* last_line);
 

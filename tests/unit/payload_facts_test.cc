@@ -77,7 +77,9 @@ size_t compare_facts(const fs::path& log) {
       const model::Output &x = a[i].outputs[k], &y = b[i].outputs[k];
       EXPECT_EQ(x.noise_free_digest, y.noise_free_digest) << log << " " << x.url;
       EXPECT_EQ(x.operators == nullptr, y.operators == nullptr) << log << " " << x.url;
-      if (x.operators && y.operators) EXPECT_EQ(*x.operators, *y.operators) << log << " " << x.url;
+      if (x.operators && y.operators) {
+        EXPECT_EQ(*x.operators, *y.operators) << log << " " << x.url;
+      }
     }
   }
   fs::remove(plain);

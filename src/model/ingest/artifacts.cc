@@ -32,7 +32,7 @@ void note_recompile_reasons(IngestContext& ctx, const simdjson::dom::element* do
   } else if (doc && doc->type() == element_type::STRING) {
     r.reasons.emplace_back(tj::as_str(*doc)->substr(0, kMaxNoteBytes));
   } else if (!doc) {
-    r.reasons.emplace_back(ctx.rec.payload.substr(0, kMaxNoteBytes));
+    r.reasons.emplace_back(ctx.rec.payload().substr(0, kMaxNoteBytes));
   }
   if (!r.reasons.empty()) ctx.b.model().recompile_reasons.push_back(std::move(r));
 }
@@ -99,12 +99,12 @@ void string_artifact(IngestContext& ctx, const std::string& name) {
   if (name == "before_post_grad_graph") note_pass_baseline(ctx);
   if (name == "dynamo_graph_break_reason")
     model.graph_break_notes.push_back({ctx.env.compile_id, model.runs.current(),
-                                       std::string(ctx.rec.payload.substr(0, kMaxNoteBytes)), 1});
+                                       std::string(ctx.rec.payload().substr(0, kMaxNoteBytes)), 1});
   // Export and make_fx failures are logged outside any compile.
   bool in_frame = ctx.env.compile_id && ctx.env.compile_id->frame_id;
   if (!in_frame && (name == "fx_interpreter_error" || name == "make_fx_fail_partial"))
     model.loose_failures.push_back({ctx.rec.lineno, model.runs.current(), name,
-                                    std::string(ctx.rec.payload.substr(0, kMaxNoteBytes)), rel});
+                                    std::string(ctx.rec.payload().substr(0, kMaxNoteBytes)), rel});
 }
 
 }  // namespace
@@ -129,7 +129,7 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
     return std::nullopt;
   }
   simdjson::dom::element doc;
-  bool parsed = ctx.b.parse_payload_json(ctx.rec.payload, &doc);
+  bool parsed = ctx.b.parse_payload_json(ctx.rec.payload(), &doc);
   if (name == "recompile_reasons") note_recompile_reasons(ctx, parsed ? &doc : nullptr);
   if (parsed) note_rank_data(ctx, name, doc);
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;

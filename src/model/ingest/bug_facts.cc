@@ -211,7 +211,7 @@ void BugFactsCollector::on_symbol(const trace::Record& rec, bool unbacked) {
 
 void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id, bool output_code) {
   if (!rec.has_payload) return;
-  for (const auto& op : trace::graph_operators(rec.payload, output_code)) {
+  for (const auto& op : trace::graph_operators(rec.payload(), output_code)) {
     std::string_view name = op.name;
     std::string what = "graph calls " + op.name;
     if (name == "torch._C._set_grad_enabled" || name == "higher_order.wrap_with_set_grad_enabled")
@@ -235,10 +235,10 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
 
 void BugFactsCollector::on_guards(const trace::Record& rec, const std::string& id) {
   constexpr std::string_view kTag = "GLOBAL_STATE: ___check_global_state() against ";
-  size_t at = rec.payload.find(kTag);
+  size_t at = rec.payload().find(kTag);
   if (!rec.has_payload || at == std::string_view::npos) return;
-  size_t start = at + kTag.size(), end = rec.payload.find('\n', start);
-  std::string_view json = rec.payload.substr(start, end == std::string_view::npos ? end : end - start);
+  size_t start = at + kTag.size(), end = rec.payload().find('\n', start);
+  std::string_view json = rec.payload().substr(start, end == std::string_view::npos ? end : end - start);
   element doc;
   if (parser_.parse(json.data(), json.size(), true).get(doc) != simdjson::SUCCESS ||
       doc.type() != element_type::OBJECT)
@@ -277,7 +277,7 @@ void BugFactsCollector::on_guards(const trace::Record& rec, const std::string& i
 void BugFactsCollector::on_chromium(const trace::Record& rec) {
   if (!rec.has_payload) return;
   element doc;
-  if (parser_.parse(rec.payload.data(), rec.payload.size(), false).get(doc) != simdjson::SUCCESS ||
+  if (parser_.parse(rec.payload().data(), rec.payload().size(), false).get(doc) != simdjson::SUCCESS ||
       doc.type() != element_type::OBJECT)
     return;
   object o(doc);
@@ -297,7 +297,7 @@ void BugFactsCollector::on_chromium(const trace::Record& rec) {
 
 void BugFactsCollector::find_gpu(const trace::Record& rec) {
   if (!rec.has_payload) return;
-  std::string_view p = rec.payload;
+  std::string_view p = rec.payload();
   // Output code: "# GPU Hardware Info: \n# NVIDIA H200 : 1".
   constexpr std::string_view kHardware = "# GPU Hardware Info:";
   if (size_t at = p.find(kHardware); at != std::string_view::npos) {

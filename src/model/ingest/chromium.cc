@@ -12,7 +12,7 @@ namespace tlscope::ingest {
 std::optional<ChromiumEvent> ingest_chromium_event(IngestContext& ctx) {
   if (!ctx.rec.has_payload) return std::nullopt;
   simdjson::dom::element e;
-  if (!ctx.b.parse_payload_json(ctx.rec.payload, &e)) return std::nullopt;  // dropped (F15)
+  if (!ctx.b.parse_payload_json(ctx.rec.payload(), &e)) return std::nullopt;  // dropped (F15)
   ++ctx.b.model().chromium.events;
   ctx.b.note_phase(e);
   if (!ctx.b.wants_pages()) return std::nullopt;

@@ -45,7 +45,7 @@ void ingest_bytecode_dump(IngestContext& ctx) {
 // fail_dynamo_guards_json and gives no page.
 std::optional<GuardsPage> ingest_guards(IngestContext& ctx) {
   simdjson::dom::element doc;
-  bool ok = ctx.b.parse_payload_json(ctx.rec.payload, &doc) &&
+  bool ok = ctx.b.parse_payload_json(ctx.rec.payload(), &doc) &&
             doc.type() == simdjson::dom::element_type::ARRAY;
   GuardsPage page;
   if (ok) {
@@ -84,7 +84,7 @@ std::optional<OutputCodePage> ingest_output_code(IngestContext& ctx) {
   // Only the rank analyses read the counts (not the doctor of one log).
   if (ctx.b.options().outputs && !ctx.b.model().folders[ctx.folder].code_collectives) {
     auto& folder = ctx.b.model().folders[ctx.folder];
-    auto counts = model::count_code_collectives(ctx.rec.payload);
+    auto counts = model::count_code_collectives(ctx.rec.payload());
     folder.code_collectives = std::move(counts.counts);
     folder.code_waits = counts.waits;
   }

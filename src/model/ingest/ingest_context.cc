@@ -51,11 +51,11 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
 
 void IngestContext::note_payload(model::Output* o, trace::NoiseDigests::Graph graph) {
   if (!rec.has_payload || !b.options().noise_digests) return;
-  uint64_t hash = rec.payload_hash ? rec.payload_hash : trace::payload_hash(rec.payload);
+  uint64_t hash = rec.payload_hash ? rec.payload_hash : trace::payload_hash(rec.payload());
   if (b.options().noise_later && rec.payload_end > rec.payload_at)
     o->place = model::PayloadPlace{rec.payload_at, rec.payload_end, hash, graph};
   else
-    o->payload_key = b.noise_digests().note(rec.payload, graph, hash);
+    o->payload_key = b.noise_digests().note(rec.payload(), graph, hash);
 }
 
 std::string IngestContext::add_payload_file(std::string_view base_name) {
@@ -114,7 +114,7 @@ void IngestState::parser_failure(const std::string& parser, const std::string& w
 void IngestState::emit(IngestContext& ctx, Page&& page) {
   if (!sink_) return;
   RecordView view{ctx.rec.lineno, ctx.env.compile_id, *ctx.entry,
-                  ctx.folder,     ctx.rec.payload,    ctx.rec.payload_utf8};
+                  ctx.folder,     ctx.rec.payload(),    ctx.rec.payload_utf8()};
   sink_->on_page(view, std::move(page));
 }
 

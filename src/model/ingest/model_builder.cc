@@ -52,9 +52,11 @@ void ModelBuilder::on_record(const trace::Record& rec) {
     end_record(rec, &ctx, false);
     return;
   }
-  // F14: a payload nobody wrote goes to payloads/<hash>.txt.
+  // F14: a payload nobody wrote goes to payloads/<hash>.txt (a file of the
+  // report: without a sink the payload need not be read for it).
   bool chromium = env.has(trace::Key::kChromiumEvent);
-  if (!ctx.payload_file && rec.has_payload && !rec.payload.empty() && !chromium) {
+  bool written = sink_ || opts_.provenance;
+  if (written && !ctx.payload_file && rec.has_payload && !rec.payload().empty() && !chromium) {
     std::string rel = "payloads/" + model::safe_segment(env.has_payload()) + ".txt";
     ctx.verbatim.push_back(rel);
     ctx.payload_file = rel;
@@ -85,7 +87,7 @@ void ModelBuilder::end_record(const trace::Record& rec, IngestContext* ctx, bool
   bool unchecked = ctx && ctx->drop && verbatim.empty();
   std::string_view md5 =
       rec.has_payload && !unchecked ? rec.env->has_payload() : std::string_view();
-  sink_->on_record_end({line, verbatim, rec.payload, rec.payload_storage, md5});
+  sink_->on_record_end({line, verbatim, rec.payload(), rec.payload_storage, md5});
 }
 
 // F47: the latest file of each kind per folder, for the provenance pages.

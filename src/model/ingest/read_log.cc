@@ -43,6 +43,8 @@ void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOp
   ropts.shared_md5 = opts.ingest.shared_md5;
   ropts.md5_reader = opts.ingest.md5_reader;
   ropts.progress = opts.progress;
+  // Without a sink (the doctor's commands) most payloads are not read at all.
+  ropts.payload_on_demand = sink == nullptr;
   ModelBuilder builder(model, opts.ingest, sink);
   trace::TraceReader reader(&lines, &model->stats, &model->strings, ropts);
   if (!opts.after_record) {

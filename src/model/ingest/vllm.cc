@@ -136,7 +136,7 @@ void note_vllm_artifact(IngestContext& ctx, const std::string& name, const eleme
   }
 }
 
-void note_pass_baseline(IngestContext& ctx) { ctx.b.set_pass_baseline(ctx.rec.payload); }
+void note_pass_baseline(IngestContext& ctx) { ctx.b.set_pass_baseline(ctx.rec.payload()); }
 
 std::optional<PassDiffPage> ingest_vllm_dump(IngestContext& ctx, const std::string& name) {
   auto& v = ctx.b.model().vllm;
@@ -153,14 +153,14 @@ std::optional<PassDiffPage> ingest_vllm_dump(IngestContext& ctx, const std::stri
     v.seen = true;
     ctx.add_payload_file(name + ".txt");
     std::optional<std::string> before = ctx.b.take_pass_baseline();
-    ctx.b.set_pass_baseline(ctx.rec.payload);
+    ctx.b.set_pass_baseline(ctx.rec.payload());
     if (!before) return std::nullopt;  // the first pass of a call has nothing to compare with
     PassDiffPage page;
     page.path = ctx.folder + "/" + model::safe_segment(name) + ".diff.html";
     ctx.add_global(page.path);
     page.pass = name.substr(std::string_view("vllm_post_grad.").size());
     page.old_text = std::move(*before);
-    page.new_text = ctx.rec.payload;
+    page.new_text = ctx.rec.payload();
     return page;
   }
   // Other vllm_ dumps are left to the payload fallback, as upstream does.
