@@ -21,9 +21,8 @@ namespace {
 void note_compared_payloads(Side* a, Side* b, trace::NoiseDigests* digests) {
   auto wanted = analysis::compiles_to_compare(a->model, b->model);
   std::string error_a, error_b;
-  std::thread t([&] {
-    ingest::note_placed_payloads(b->log, &b->model.index, wanted.b, digests, &error_b);
-  });
+  std::thread t(
+      [&] { ingest::note_placed_payloads(b->log, &b->model.index, wanted.b, digests, &error_b); });
   ingest::note_placed_payloads(a->log, &a->model.index, wanted.a, digests, &error_a);
   t.join();
   for (const auto* e : {&error_a, &error_b})

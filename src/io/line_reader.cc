@@ -158,8 +158,7 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
 // bytes read so far is one too), or npos. `*newlines` counts the '\n's up to
 // it (all of them without one), `*last_newline` is the last one before it.
 // Reads up to 64 bytes past end_: the padding, zeros.
-size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines,
-                                     size_t* last_newline) const {
+size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const {
   for (size_t p = from; p < end_; p += 64) {
     uint64_t nl = bytes_equal(buf_ + p, '\n');
     if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;

@@ -324,8 +324,8 @@ TEST(LineReader, TabLinesMatchLineByLineReadingAndTheirPlace) {
         ASSERT_EQ(log[at], '\t');
         std::string again = "left over";
         tlscope::io::payload_of_tab_lines(std::string_view(log).substr(at, end - at), &again);
-        ASSERT_EQ(again, want) << "round " << round << " chunk " << chunk << " bytes " << at
-                               << ".." << end;
+        ASSERT_EQ(again, want) << "round " << round << " chunk " << chunk << " bytes " << at << ".."
+                               << end;
       }
     }
   }

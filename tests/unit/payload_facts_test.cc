@@ -27,7 +27,8 @@ std::string read_all(const fs::path& path) {
   EXPECT_TRUE(src) << path << ": " << error;
   if (!src) return text;
   char buf[1 << 16];
-  for (long got; (got = src->read(buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(got));
+  for (long got; (got = src->read(buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<size_t>(got));
   return text;
 }
 
@@ -91,8 +92,8 @@ std::vector<fs::path> logs_in(const std::string& dir, const std::string& ending)
   std::vector<fs::path> out;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     std::string name = e.path().filename().string();
-    if (name.size() > ending.size() && name.compare(name.size() - ending.size(), ending.size(),
-                                                    ending) == 0)
+    if (name.size() > ending.size() &&
+        name.compare(name.size() - ending.size(), ending.size(), ending) == 0)
       out.push_back(e.path());
   }
   return out;

@@ -238,7 +238,8 @@ void BugFactsCollector::on_guards(const trace::Record& rec, const std::string& i
   size_t at = rec.payload().find(kTag);
   if (!rec.has_payload || at == std::string_view::npos) return;
   size_t start = at + kTag.size(), end = rec.payload().find('\n', start);
-  std::string_view json = rec.payload().substr(start, end == std::string_view::npos ? end : end - start);
+  std::string_view json =
+      rec.payload().substr(start, end == std::string_view::npos ? end : end - start);
   element doc;
   if (parser_.parse(json.data(), json.size(), true).get(doc) != simdjson::SUCCESS ||
       doc.type() != element_type::OBJECT)
@@ -277,7 +278,8 @@ void BugFactsCollector::on_guards(const trace::Record& rec, const std::string& i
 void BugFactsCollector::on_chromium(const trace::Record& rec) {
   if (!rec.has_payload) return;
   element doc;
-  if (parser_.parse(rec.payload().data(), rec.payload().size(), false).get(doc) != simdjson::SUCCESS ||
+  if (parser_.parse(rec.payload().data(), rec.payload().size(), false).get(doc) !=
+          simdjson::SUCCESS ||
       doc.type() != element_type::OBJECT)
     return;
   object o(doc);

@@ -37,7 +37,7 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   using Graph = trace::NoiseDigests::Graph;
-  note_payload(&o, !trace::is_graph_artifact(base_name)                   ? Graph::kNone
+  note_payload(&o, !trace::is_graph_artifact(base_name)                ? Graph::kNone
                    : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
                                                                        : Graph::kFx);
   o.holds_payload = holds_payload;
@@ -114,7 +114,7 @@ void IngestState::parser_failure(const std::string& parser, const std::string& w
 void IngestState::emit(IngestContext& ctx, Page&& page) {
   if (!sink_) return;
   RecordView view{ctx.rec.lineno, ctx.env.compile_id, *ctx.entry,
-                  ctx.folder,     ctx.rec.payload(),    ctx.rec.payload_utf8()};
+                  ctx.folder,     ctx.rec.payload(),  ctx.rec.payload_utf8()};
   sink_->on_page(view, std::move(page));
 }
 

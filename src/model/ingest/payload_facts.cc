@@ -41,8 +41,8 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
       }
       const model::PayloadPlace& p = *o.place;
       bytes.resize(p.end - p.at);
-      if (!read_at(fd, p.at, &bytes) ||
-          (io::payload_of_tab_lines(bytes, &payload), trace::payload_hash(payload) != p.bytes_hash)) {
+      if (!read_at(fd, p.at, &bytes) || (io::payload_of_tab_lines(bytes, &payload),
+                                         trace::payload_hash(payload) != p.bytes_hash)) {
         ++lost;
         continue;
       }
