@@ -1,6 +1,8 @@
 // (a) The line reader and the glog prefix scanner: input bytes handed over in
 // pieces whose sizes the input's first bytes choose, every line scanned for
-// a glog prefix, payload (TAB) lines read as a block.
+// a glog prefix, payload (TAB) lines read as a block. A second reader skips
+// the payloads instead (skip_tab_lines) and must meet the same lines, and
+// the bytes where a payload was must make it again (payload_of_tab_lines).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -47,10 +49,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
   tlscope::io::LineReader reader(std::make_unique<PieceSource>(input, data[0]));
-  tlscope::io::Line line;
+  tlscope::io::LineReader skipper(std::make_unique<PieceSource>(input, data[0]));
+  tlscope::io::Line line, skipped;
   uint64_t last = 0, bytes = 0;
-  std::string payload;
-  while (reader.next(&line)) {
+  std::string payload, again;
+  for (;;) {
+    bool more = reader.next(&line);
+    if (skipper.next(&skipped) != more) fail("skipping payloads ends elsewhere");
+    if (!more) break;
+    if (skipped.text != line.text || skipped.number != line.number)
+      fail("skipping payloads meets other lines");
     if (line.number <= last) fail("line numbers do not increase");
     last = line.number;
     bytes += line.text.size() + 1;
@@ -63,7 +71,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       uint64_t before = last;
       payload.clear();
       reader.read_tab_lines(&payload, &last);
+      skipper.skip_tab_lines();
       if (last < before) fail("payload lines go backwards");
+      uint64_t at = reader.tab_lines_at(), end = reader.tab_lines_end();
+      if (at > end || end > input.size()) fail("a payload's place lies outside the input");
+      tlscope::io::payload_of_tab_lines(std::string_view(input).substr(at, end - at), &again);
+      if (again != payload) fail("a payload's place does not make the payload");
     }
   }
   if (bytes > input.size() + 1) fail("more line bytes than input bytes");
