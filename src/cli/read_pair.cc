@@ -38,6 +38,7 @@ void read_both(Side* a, Side* b, bool exact) {
   auto read = [&](Side* s, int reader) {
     ingest::IngestOptions opts;
     opts.stacks = false;  // neither the diff nor the doctor reads them
+    opts.code_collectives = false;  // nor these (the rank analyses do)
     opts.noise_digests = !exact;
     // A payload is normalised only if the other log's differs (read again then).
     std::error_code ec;

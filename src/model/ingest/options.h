@@ -38,6 +38,9 @@ struct IngestOptions {
   // the rank analyses read it; the doctor of one log does not, and it is most
   // of that model's memory.
   bool outputs = true;
+  // With outputs: count the collectives of each compile's first output code
+  // (FolderData::code_collectives). Only the rank analyses read them.
+  bool code_collectives = true;
   // Keep the stack tries and each compile's dynamo_start stack (index.html and
   // the metrics pages); the doctor needs neither.
   bool stacks = true;

@@ -51,8 +51,9 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
   }
   if (fd >= 0) ::close(fd);
   if (lost)
-    *error = log + " changed after it was read: " + std::to_string(lost) +
-             " payloads could not be read again, and count as changed";
+    *error = log + " changed after it was read: " +
+             (lost == 1 ? "1 payload" : std::to_string(lost) + " payloads") +
+             " could not be read again, and count as changed";
   return lost == 0;
 }
 
