@@ -140,7 +140,8 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   std::string error;
   EXPECT_FALSE(
       note_placed_payloads(plain.string(), &m.index, all_entries(m.index), &digests, &error));
-  EXPECT_NE(error.find("changed after it was read: 1 payload could not"), std::string::npos) << error;
+  EXPECT_NE(error.find("changed after it was read: 1 payload could not"), std::string::npos)
+      << error;
   m.index.fill_noise_digests(digests);
   size_t with_facts = 0;
   for (const auto& e : m.index.entries())
