@@ -18,20 +18,12 @@ for f in "$corpus"/tlparse/inputs/*.log "$corpus"/tlparse_upstream/tests/inputs/
          "$here"/examples/example.log; do
   [ -f "$f" ] && logs+=("$f")
 done
-pairs=0 differ=0
 for ((i = 0; i < ${#logs[@]}; i++)); do
   a=${logs[$i]} b=${logs[$(((i + 1) % ${#logs[@]}))]}
   for other in "$b" "$a"; do
     for mode in "" "--json" "--json --exact"; do
       # shellcheck disable=SC2086  # the mode is words
-      "$old" diff "$a" "$other" $mode > "$work/old" 2>&1; echo "rc $?" >> "$work/old"
-      # shellcheck disable=SC2086
-      "$new" diff "$a" "$other" $mode > "$work/new" 2>&1; echo "rc $?" >> "$work/new"
-      pairs=$((pairs + 1))
-      if ! cmp -s "$work/old" "$work/new"; then
-        differ=$((differ + 1))
-        echo "differs: diff $a $other $mode"
-      fi
+      compare_answer diff "$a" "$other" $mode
     done
   done
 done
@@ -44,11 +36,11 @@ for pair in "0 1" "2 $((${#logs[@]} - 2))"; do
     "${!bin}" diff "${logs[$i]}" "${logs[$j]}" -o "$work/out" > /dev/null 2>&1
     (cd "$work/out" && find . -type f | sort | xargs md5sum) > "$work/$bin.md5"
   done
-  pairs=$((pairs + 1))
+  answers=$((answers + 1))
   if ! cmp -s "$work/old.md5" "$work/new.md5"; then
     differ=$((differ + 1))
     echo "differs: diff ${logs[$i]} ${logs[$j]} -o: $(diff "$work/old.md5" "$work/new.md5" | grep -c '^<') file(s)"
   fi
 done
-echo "${#logs[@]} logs, $pairs answers compared, $differ differ" >&2
+echo "${#logs[@]} logs, $answers answers compared, $differ differ" >&2
 [ "$differ" -eq 0 ]

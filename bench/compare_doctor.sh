@@ -19,18 +19,10 @@ for f in "$corpus"/tlparse/inputs/*.log "$corpus"/tlparse/inputs/*.txt \
          "$here"/tests/data/torch_logs/*.txt "$here"/tests/data/vllm/* "$here"/examples/example.log; do
   [ -e "$f" ] && inputs+=("$f")
 done
-answers=0 differ=0
 for f in "${inputs[@]}"; do
   for mode in "summary" "summary --json" "check" "issue"; do
     # shellcheck disable=SC2086  # the mode is words
-    "$old" $mode "$f" > "$work/old" 2>&1; echo "rc $?" >> "$work/old"
-    # shellcheck disable=SC2086
-    "$new" $mode "$f" > "$work/new" 2>&1; echo "rc $?" >> "$work/new"
-    answers=$((answers + 1))
-    if ! cmp -s "$work/old" "$work/new"; then
-      differ=$((differ + 1))
-      echo "differs: $mode $f"
-    fi
+    compare_answer $mode "$f"
   done
 done
 echo "${#inputs[@]} inputs, $answers answers compared, $differ differ" >&2

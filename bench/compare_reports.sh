@@ -40,9 +40,9 @@ digest() {
   for f in "${inputs[@]}"; do
     local name=${f#"$corpus"/}; name=${name#"$here"/}
     run_case "$name" "$f"
-    run_case "$name[-p]" "$f" -p
-    run_case "$name[-i]" "$f" --inductor-provenance
-    case $f in *export*) run_case "$name[-e]" "$f" --export;; esac
+    run_case "${name}[-p]" "$f" -p
+    run_case "${name}[-i]" "$f" --inductor-provenance
+    case $f in *export*) run_case "${name}[-e]" "$f" --export;; esac
     "$bin" summary "$f" > "$work/s.txt" 2>&1; echo "summary exit=$? $(md5sum < "$work/s.txt") $name" >> "$list"
     "$bin" summary "$f" --json > "$work/s.json" 2>&1; echo "summary-json exit=$? $(md5sum < "$work/s.json") $name" >> "$list"
     "$bin" check "$f" --max-recompiles 0 > "$work/c.txt" 2>&1; echo "check exit=$? $(md5sum < "$work/c.txt") $name" >> "$list"
@@ -50,7 +50,7 @@ digest() {
   done
   for d in "${rank_dirs[@]}"; do
     local name=${d#"$corpus"/}; name=${name#"$here"/}
-    run_case "$name[ranks]" "$d" --all-ranks-html
+    run_case "${name}[ranks]" "$d" --all-ranks-html
     "$bin" summary "$d" --json > "$work/s.json" 2>&1; echo "summary-json exit=$? $(md5sum < "$work/s.json") $name" >> "$list"
   done
   echo "$tag: ${#inputs[@]} logs, ${#rank_dirs[@]} rank folders, $(grep -c '  ' "$list") files" >&2
