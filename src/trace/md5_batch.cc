@@ -22,25 +22,15 @@ uint64_t Md5Verdicts::key(uint64_t bytes_hash, size_t size, std::string_view dec
          (std::hash<std::string_view>{}(declared) * 0xc2b2ae3d27d4eb4full);
 }
 
-bool Md5Verdicts::claim(uint64_t key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return ok_.try_emplace(key, true).second;
-}
+bool Md5Verdicts::claim(uint64_t key) { return verdicts_.insert(key, kOk); }
 
-void Md5Verdicts::set(uint64_t key, bool ok) {
-  std::lock_guard<std::mutex> lock(mu_);
-  ok_[key] = ok;
-}
+void Md5Verdicts::set(uint64_t key, bool ok) { verdicts_.set(key, ok ? kOk : kFailed); }
 
-void Md5Verdicts::defer(int reader, uint64_t key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  deferred_[reader].push_back(key);
-}
+void Md5Verdicts::defer(int reader, uint64_t key) { deferred_[reader].push_back(key); }
 
 uint64_t Md5Verdicts::deferred_failures(int reader) const {
-  std::lock_guard<std::mutex> lock(mu_);
   uint64_t n = 0;
-  for (uint64_t key : deferred_[reader]) n += !ok_.at(key);
+  for (uint64_t key : deferred_[reader]) n += verdicts_.get(key, kOk) == kFailed;
   return n;
 }
 

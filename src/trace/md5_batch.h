@@ -5,11 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "trace/key_table.h"
 
 namespace tlscope::trace {
 
@@ -20,8 +20,8 @@ namespace tlscope::trace {
 // Thread-safe.
 class Md5Verdicts {
  public:
-  // A payload's name here: a 64-bit hash of its bytes (`bytes_hash`, its
-  // std::hash), its length and its declared digest.
+  // A payload's name here: a 64-bit hash of its bytes (`bytes_hash`,
+  // trace::payload_hash), its length and its declared digest.
   static uint64_t key(uint64_t bytes_hash, size_t size, std::string_view declared);
   // True when the caller is the first to meet `key` and checks it (then
   // set()s its verdict); false when someone else did or does.
@@ -35,9 +35,9 @@ class Md5Verdicts {
   uint64_t deferred_failures(int reader) const;
 
  private:
-  mutable std::mutex mu_;
-  std::unordered_map<uint64_t, bool> ok_;  // claimed keys: their verdict (true until set)
-  std::vector<uint64_t> deferred_[2];
+  enum : uint8_t { kOk = 1, kFailed = 2 };
+  KeyTable verdicts_;                  // claimed keys: kOk until set() says otherwise
+  std::vector<uint64_t> deferred_[2];  // each reader appends to its own
 };
 
 class Md5Batch {
@@ -50,7 +50,7 @@ class Md5Batch {
   }
   // Copies `payload` and its declared digest; checks the batch once it holds
   // enough messages or bytes.
-  // `bytes_hash`: std::hash of the payload, with share() only.
+  // `bytes_hash`: trace::payload_hash of the payload, with share() only.
   void add(std::string_view payload, std::string_view declared, uint64_t bytes_hash = 0);
   // Checks what is waiting.
   void flush();

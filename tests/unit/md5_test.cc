@@ -1,16 +1,20 @@
 // The payload digest: md5_matches, and md5_many's sixteen-lane AVX2 version
 // checked against OpenSSL on every length around the block and padding
-// boundaries and on mixed batches.
+// boundaries and on mixed batches; the verdicts two readers share
+// (Md5Verdicts, on trace::KeyTable).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "trace/md5.h"
 #include "trace/md5_batch.h"
+#include "trace/payload_hash.h"
 
 namespace {
 using tlscope::trace::md5;
@@ -157,6 +161,73 @@ TEST(Md5, BatchCountsWhatOneByOneRejects) {
   EXPECT_EQ(batch.failures(), expected);
   batch.flush();  // nothing waiting: nothing counted twice
   EXPECT_EQ(batch.failures(), expected);
+}
+
+// The table keeps what a std::unordered_map keeps, through many growths of
+// its shards, key 0 included.
+TEST(KeyTable, AgreesWithAMap) {
+  std::mt19937_64 rng(5);
+  tlscope::trace::KeyTable table;
+  std::unordered_map<uint64_t, uint8_t> want;
+  std::vector<uint64_t> keys = {0};
+  for (int i = 0; i < 200000; ++i) keys.push_back(i % 5 == 0 ? keys[rng() % keys.size()] : rng());
+  for (uint64_t k : keys) {
+    uint8_t v = static_cast<uint8_t>(rng() % 3 + 1);
+    EXPECT_EQ(table.insert(k, v), want.emplace(k, v).second) << k;
+    if (rng() % 4 == 0) {
+      table.set(k, 7);
+      want[k] = 7;
+    }
+  }
+  for (const auto& [k, v] : want) ASSERT_EQ(table.get(k, 0), v) << k;
+  EXPECT_EQ(table.get(0x123456789abcdefull, 9), 9);  // not there
+}
+
+// Two threads offer the same keys: each is taken by exactly one of them.
+TEST(KeyTable, EachKeyIsTakenOnceByTwoThreads) {
+  std::vector<uint64_t> keys(100000);
+  std::mt19937_64 rng(6);
+  for (auto& k : keys) k = rng();
+  tlscope::trace::KeyTable table;
+  size_t taken[2] = {0, 0};
+  auto offer = [&](int t) {
+    for (uint64_t k : keys) taken[t] += table.insert(k, 1);
+  };
+  std::thread other(offer, 1);
+  offer(0);
+  other.join();
+  EXPECT_EQ(taken[0] + taken[1], keys.size());
+}
+
+// Two readers on two threads share their verdicts (tlscope diff): each still
+// counts every failure among the payloads it read, whichever of them checked
+// a payload, and none is checked twice.
+TEST(Md5, SharedVerdictsCountEveryReadersFailures) {
+  std::mt19937 rng(12);
+  std::vector<std::pair<std::string, std::string>> msgs;
+  uint64_t bad = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string msg = random_bytes(&rng, 8 + rng() % 2000);
+    std::string declared = hex(md5(msg));
+    if (rng() % 5 == 0) declared[0] = declared[0] == 'f' ? 'e' : 'f';
+    bad += !md5_matches(msg, declared);
+    msgs.emplace_back(std::move(msg), std::move(declared));
+  }
+  ASSERT_GT(bad, 400u);
+  tlscope::trace::Md5Verdicts verdicts;
+  tlscope::trace::Md5Batch batch[2];
+  auto read = [&](int reader) {
+    batch[reader].share(&verdicts, reader);
+    for (const auto& [msg, declared] : msgs)
+      batch[reader].add(msg, declared, tlscope::trace::payload_hash(msg));
+    batch[reader].flush();
+  };
+  std::thread other(read, 1);
+  read(0);
+  other.join();
+  for (int reader : {0, 1})
+    EXPECT_EQ(batch[reader].failures() + verdicts.deferred_failures(reader), bad) << reader;
+  EXPECT_EQ(batch[0].failures() + batch[1].failures(), bad);  // each checked once
 }
 
 }  // namespace
