@@ -212,18 +212,29 @@ void LineReader::skip_tab_lines() {
 }
 
 void payload_of_tab_lines(std::string_view bytes, std::string* out) {
-  out->clear();
+  out->assign(bytes);
+  strip_tab_lines(out);
+}
+
+void strip_tab_lines(std::string* bytes) {
+  // Each line loses its TAB and gives back at most the '\n' it had: what is
+  // written never overtakes what is still to be read.
+  char* data = bytes->data();
+  size_t read = 0, written = 0, size = bytes->size();
   bool first = true;
-  while (!bytes.empty()) {
-    size_t nl = bytes.find('\n');
-    std::string_view line = bytes.substr(0, nl);
-    bytes = nl == std::string_view::npos ? std::string_view() : bytes.substr(nl + 1);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    if (!first) out->push_back('\n');
-    first = false;
-    out->append(line.substr(1));
+  while (read < size) {
+    const void* nl = std::memchr(data + read, '\n', size - read);
+    size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) : size;
+    size_t line_end = end > read && data[end - 1] == '\r' ? end - 1 : end;
+    if (line_end > read) {
+      if (!first) data[written++] = '\n';
+      first = false;
+      std::memmove(data + written, data + read + 1, line_end - read - 1);
+      written += line_end - read - 1;
+    }
+    read = end + 1;
   }
+  bytes->resize(written);
 }
 
 }  // namespace tlscope::io

@@ -79,5 +79,7 @@ class LineReader {
 // the end of the last): each line without its TAB and a trailing '\r', joined
 // with '\n', empty lines skipped; into `out`, replacing what it held.
 void payload_of_tab_lines(std::string_view bytes, std::string* out);
+// The same in place: `bytes` becomes the payload (it only ever shrinks).
+void strip_tab_lines(std::string* bytes);
 
 }  // namespace tlscope::io

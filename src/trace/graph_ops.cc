@@ -10,9 +10,11 @@ bool ident(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+// (A loop: find_first_not_of calls memchr on " \t" for every byte.)
 std::string_view trim_left(std::string_view s) {
-  size_t i = s.find_first_not_of(" \t");
-  return i == std::string_view::npos ? std::string_view() : s.substr(i);
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return s.substr(i);
 }
 
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }

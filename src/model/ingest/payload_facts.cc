@@ -30,7 +30,7 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
                           std::span<const size_t> entries, trace::NoiseDigests* digests,
                           std::string* error) {
   int fd = -1;
-  std::string bytes, payload;
+  std::string bytes;
   size_t lost = 0;
   for (size_t i : entries) {
     for (auto& o : index->entry(i).outputs) {
@@ -41,12 +41,12 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
       }
       const model::PayloadPlace& p = *o.place;
       bytes.resize(p.end - p.at);
-      if (!read_at(fd, p.at, &bytes) || (io::payload_of_tab_lines(bytes, &payload),
-                                         trace::payload_hash(payload) != p.bytes_hash)) {
+      if (!read_at(fd, p.at, &bytes) ||
+          (io::strip_tab_lines(&bytes), trace::payload_hash(bytes) != p.bytes_hash)) {
         ++lost;
         continue;
       }
-      o.payload_key = digests->note(payload, p.graph, p.bytes_hash);
+      o.payload_key = digests->note(bytes, p.graph, p.bytes_hash);
     }
   }
   if (fd >= 0) ::close(fd);
