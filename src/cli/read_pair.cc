@@ -51,6 +51,7 @@ void read_both(Side* a, Side* b, bool exact) {
     s->error = r.error;
     if (!r.ok) return;
     s->model = std::move(r.model);
+    s->model.index.shrink_to_fit();  // both models are held until the answer is written
     s->doctor = analysis::diagnose(s->model);
   };
   std::thread t(read, b, 1);

@@ -33,6 +33,10 @@ void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
         }
 }
 
+void CompileIndex::shrink_to_fit() {
+  for (auto& e : entries_) e.outputs.shrink_to_fit();
+}
+
 std::string cache_suffix(std::string_view path) {
   if (path.find("cache_miss") != std::string_view::npos) return "\u274C";
   if (path.find("cache_hit") != std::string_view::npos) return "\u2705";
