@@ -107,12 +107,6 @@ std::vector<std::pair<std::string, const model::Output*>> payload_files(
   return out;
 }
 
-// Where the payload is as text in a report: the file itself when it holds
-// the payload, else its copy under payloads/ (F14).
-std::string text_of(const model::Output& o) {
-  return o.holds_payload ? o.url : "payloads/" + model::safe_segment(o.payload_md5) + ".txt";
-}
-
 std::map<std::string, const model::IndexEntry*> entries_of(const model::ReportModel& m) {
   std::map<std::string, const model::IndexEntry*> out;
   for (const auto& e : m.index.entries())
@@ -183,9 +177,7 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     ArtifactChange c;
     c.compile_id = e.label();
     c.artifact = name;
-    c.file_a = o->url;
-    c.text_a = text_of(*o);
-    c.md5_a = o->payload_md5;
+    c.a = o;
     if (it == mb.end()) {
       c.kind = ArtifactChange::kOnlyA;
       r->artifacts.push_back(std::move(c));
@@ -193,9 +185,7 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     }
     ++r->artifacts_compared;
     if (it->second->payload_md5 == o->payload_md5) continue;
-    c.file_b = it->second->url;
-    c.text_b = text_of(*it->second);
-    c.md5_b = it->second->payload_md5;
+    c.b = it->second;
     c.operators = operator_deltas(o->operators, it->second->operators);
     bool noise = o->noise_free_digest && o->noise_free_digest == it->second->noise_free_digest;
     (noise ? r->noise_only : r->artifacts).push_back(std::move(c));
@@ -206,9 +196,7 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
       c.kind = ArtifactChange::kOnlyB;
       c.compile_id = e.label();
       c.artifact = name;
-      c.file_b = o->url;
-      c.text_b = text_of(*o);
-      c.md5_b = o->payload_md5;
+      c.b = o;
       r->artifacts.push_back(std::move(c));
     }
   CompileOperators ops = compile_operators(
@@ -241,6 +229,11 @@ bool same_payloads(const model::IndexEntry& x, const model::IndexEntry& y) {
 }
 
 }  // namespace
+
+std::string ArtifactChange::text_of(const model::Output* o) {
+  if (!o) return {};
+  return o->holds_payload ? o->url : "payloads/" + model::safe_segment(o->payload_md5) + ".txt";
+}
 
 CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b) {
   CompilesToCompare out;

@@ -43,15 +43,29 @@ struct OperatorDelta {
   std::string artifact;  // where it was counted (CompileOperators::counts)
 };
 
-// An artifact of a compile id that both logs have.
+// An artifact of a compile id that both logs have. It points into the two
+// models (its outputs there, null on the side that lacks it or when the
+// payloads are the same), which must outlive it: an unrelated pair of 1 GB
+// logs has 64,000 of them, and six strings each were a fifth of diff's memory.
 struct ArtifactChange {
   enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
   std::string compile_id;  // "[0/1]"
   std::string artifact;    // "dynamo_output_graph", "inductor_output_code_cabc" (#2 when repeated)
-  std::string file_a, file_b;  // report-relative paths of the files
-  std::string text_a, text_b;  // where the payload as text is in each report
-  std::string md5_a, md5_b;
+  const model::Output* a = nullptr;
+  const model::Output* b = nullptr;
   std::vector<OperatorDelta> operators;  // graphs: operators whose count differs
+  // Report-relative paths of the files ("" on a side without one).
+  std::string file_a() const { return a ? a->url : std::string(); }
+  std::string file_b() const { return b ? b->url : std::string(); }
+  // Where the payload as text is in each report: the file itself when it
+  // holds the payload, else its copy under payloads/ (F14).
+  std::string text_a() const { return text_of(a); }
+  std::string text_b() const { return text_of(b); }
+  std::string md5_a() const { return a ? a->payload_md5 : std::string(); }
+  std::string md5_b() const { return b ? b->payload_md5 : std::string(); }
+
+ private:
+  static std::string text_of(const model::Output* o);
 };
 
 // The operators of one compile id's graphs (FX graphs and output code,

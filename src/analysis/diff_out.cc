@@ -272,10 +272,10 @@ void stream_artifacts(JsonStream& o, const DiffReport& d) {
     return json{{"compile_id", c.compile_id},
                 {"artifact", c.artifact},
                 {"change", kind_name(c.kind)},
-                {"file_a", c.file_a.empty() ? json(nullptr) : json(c.file_a)},
-                {"file_b", c.file_b.empty() ? json(nullptr) : json(c.file_b)},
-                {"md5_a", c.md5_a.empty() ? json(nullptr) : json(c.md5_a)},
-                {"md5_b", c.md5_b.empty() ? json(nullptr) : json(c.md5_b)},
+                {"file_a", c.file_a().empty() ? json(nullptr) : json(c.file_a())},
+                {"file_b", c.file_b().empty() ? json(nullptr) : json(c.file_b())},
+                {"md5_a", c.md5_a().empty() ? json(nullptr) : json(c.md5_a())},
+                {"md5_b", c.md5_b().empty() ? json(nullptr) : json(c.md5_b())},
                 {"operators", operator_deltas_json(c.operators, false)}};
   });
   o.key("same_apart_from_noise");

@@ -138,16 +138,16 @@ Html operators_html(const analysis::DiffReport& d) {
 // The side-by-side page of an artifact in both logs, diffs/N.html.
 void write_artifact_page(OutputDir& out, const std::string& out_dir, const std::string& page,
                          const analysis::ArtifactChange& c, const Options& opts) {
-  std::string ta = read_report_file(out_dir + "/a", c.text_a);
-  std::string tb = read_report_file(out_dir + "/b", c.text_b);
+  std::string ta = read_report_file(out_dir + "/a", c.text_a());
+  std::string tb = read_report_file(out_dir + "/b", c.text_b());
   auto w = open_page(out, page, ta.size() + tb.size() + (64u << 10));
   if (!w) return;
   begin_page(*w, c.artifact + " " + c.compile_id, "../");
   render(*w, "artifact_diff.html",
          {{"artifact", text(c.artifact)},
           {"compile_id", text(c.compile_id)},
-          {"file_a", link("../a/" + c.file_a, c.file_a)},
-          {"file_b", link("../b/" + c.file_b, c.file_b)},
+          {"file_a", link("../a/" + c.file_a(), c.file_a())},
+          {"file_b", link("../b/" + c.file_b(), c.file_b())},
           {"legend", opts.noise_digests ? part("noise_legend") : Html()},
           {"diff", side_by_side(ta, tb, opts.noise_digests)}});
   end_page(*w, "../", opts);
@@ -157,8 +157,8 @@ Html artifact_row(const analysis::ArtifactChange& c, Html change) {
   return part("artifact", {{"compile_id", text(c.compile_id)},
                            {"name", text(c.artifact)},
                            {"change", change},
-                           {"a", c.file_a.empty() ? Html() : link("a/" + c.file_a, "A")},
-                           {"b", c.file_b.empty() ? Html() : link("b/" + c.file_b, "B")}});
+                           {"a", c.file_a().empty() ? Html() : link("a/" + c.file_a(), "A")},
+                           {"b", c.file_b().empty() ? Html() : link("b/" + c.file_b(), "B")}});
 }
 
 }  // namespace

@@ -143,28 +143,28 @@ TEST(DiffLogs, ArtifactsChangedOnlyInOneSideOrOnlyNoise) {
   EXPECT_EQ(graph.kind, ArtifactChange::kChanged);
   EXPECT_EQ(graph.compile_id, "[0/0]");
   EXPECT_EQ(graph.artifact, "dynamo_output_graph");
-  EXPECT_EQ(graph.file_a, "-_0_0_0/dynamo_output_graph_0.txt");
-  EXPECT_EQ(graph.file_b, "-_0_0_0/dynamo_output_graph_1.txt");
-  EXPECT_EQ(graph.text_a, graph.file_a);  // the file is the payload
-  EXPECT_EQ(graph.md5_a, "ga");
-  EXPECT_EQ(graph.md5_b, "gb");
+  EXPECT_EQ(graph.file_a(), "-_0_0_0/dynamo_output_graph_0.txt");
+  EXPECT_EQ(graph.file_b(), "-_0_0_0/dynamo_output_graph_1.txt");
+  EXPECT_EQ(graph.text_a(), graph.file_a());  // the file is the payload
+  EXPECT_EQ(graph.md5_a(), "ga");
+  EXPECT_EQ(graph.md5_b(), "gb");
 
   EXPECT_EQ(d.artifacts[1].kind, ArtifactChange::kOnlyA);
   EXPECT_EQ(d.artifacts[1].artifact, "only_in_a");
-  EXPECT_EQ(d.artifacts[1].md5_a, "oa");
-  EXPECT_TRUE(d.artifacts[1].file_b.empty());
+  EXPECT_EQ(d.artifacts[1].md5_a(), "oa");
+  EXPECT_TRUE(d.artifacts[1].file_b().empty());
   EXPECT_EQ(d.artifacts[2].kind, ArtifactChange::kOnlyB);
   EXPECT_EQ(d.artifacts[2].artifact, "only_in_b");
-  EXPECT_EQ(d.artifacts[2].file_b, "-_0_0_0/only_in_b_4.txt");
-  EXPECT_TRUE(d.artifacts[2].file_a.empty());
+  EXPECT_EQ(d.artifacts[2].file_b(), "-_0_0_0/only_in_b_4.txt");
+  EXPECT_TRUE(d.artifacts[2].file_a().empty());
   // The output code is the same code under another hashed name.
   EXPECT_FALSE(find_artifact(d.artifacts, "[0/0]", "inductor_output_code"));
 
   ASSERT_EQ(d.noise_only.size(), 1u);
   EXPECT_EQ(d.noise_only[0].artifact, "dynamo_guards");
   // A page made from a payload: its text is the payloads/ copy.
-  EXPECT_EQ(d.noise_only[0].text_a, "payloads/guardsA.txt");
-  EXPECT_EQ(d.noise_only[0].text_b, "payloads/guardsB.txt");
+  EXPECT_EQ(d.noise_only[0].text_a(), "payloads/guardsA.txt");
+  EXPECT_EQ(d.noise_only[0].text_b(), "payloads/guardsB.txt");
   EXPECT_FALSE(d.same());
 
   std::string text = diff_text(d, "a.log", "b.log", false);
