@@ -119,7 +119,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
       std::string folder = first_segment(o.url);
       auto [it, inserted] = r.folder_to_id.try_emplace(folder, e.json_key());
       if (!inserted && e.json_key() < it->second) it->second = e.json_key();
-      note_cache(folder, o.name, &r.folder_cache);
+      note_cache(folder, o.listed_name(), &r.folder_cache);
     }
   }
   std::sort(outputs.begin(), outputs.end(),

@@ -26,8 +26,9 @@ struct PayloadPlace {
 };
 
 struct Output {
-  std::string name;  // listed name: relative path for files, link name for links
-  std::string url;   // relative path, or the external URL of a link
+  std::string url;        // relative path, or the external URL of a link
+  std::string link_name;  // a link's listed name (a file is listed by its path)
+  const std::string& listed_name() const { return is_link ? link_name : url; }
   uint64_t number = 0;
   std::string suffix;                       // cache mark (F13)
   std::optional<std::string> readable_url;  // kernel stack-trace companion

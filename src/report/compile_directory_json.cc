@@ -27,7 +27,7 @@ void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
     if (e->outputs.empty()) s += "[]";
     for (size_t i = 0; i < e->outputs.size(); ++i) {
       const auto& o = e->outputs[i];
-      std::string_view name = o.name;
+      std::string_view name = o.listed_name();
       if (auto slash = name.rfind('/'); slash != std::string_view::npos)
         name = name.substr(slash + 1);
       s += i == 0 ? "[\n      {\n        \"name\": " : ",\n      {\n        \"name\": ";

@@ -287,7 +287,7 @@ std::vector<Sample> samples() {
                  const auto* e = r.entry("[0/0]");
                  ASSERT_TRUE(e && e->outputs.size() == 1);
                  EXPECT_TRUE(e->outputs[0].is_link);
-                 EXPECT_EQ(e->outputs[0].name, "Perfetto");
+                 EXPECT_EQ(e->outputs[0].listed_name(), "Perfetto");
                  EXPECT_EQ(e->outputs[0].url, "https://ui.perfetto.dev");
                },
                rec({{"link", {{"name", "no url"}}}})});

@@ -41,7 +41,6 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
                    : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
                                                                        : Graph::kFx);
   o.holds_payload = holds_payload;
-  o.name = rel;
   o.url = rel;
   o.number = n;
   o.suffix = model::cache_suffix(rel);
@@ -71,7 +70,6 @@ void IngestContext::add_global(const std::string& rel) {
   o.subgraph = subgraph_name();
   if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
   note_payload(&o, trace::NoiseDigests::Graph::kNone);
-  o.name = rel;
   o.url = rel;
   o.number = n;
   o.suffix = model::cache_suffix(rel);
@@ -83,7 +81,7 @@ void IngestContext::add_link(std::string_view name, std::string_view url) {
   if (!b.options().outputs) return;
   model::Output o;
   o.subgraph = subgraph_name();
-  o.name = std::string(name);
+  o.link_name = std::string(name);
   o.url = std::string(url);
   o.number = n;
   o.is_link = true;

@@ -32,7 +32,7 @@ Html outputs_html(const std::vector<model::Output>& outputs, size_t count) {
   if (count == 0) return part("no_outputs");
   Html items;
   for (size_t i = 0; i < count; ++i)
-    items += part("output", {{"link", link(outputs[i].url, outputs[i].name)},
+    items += part("output", {{"link", link(outputs[i].url, outputs[i].listed_name())},
                              {"number", html_format("{}", outputs[i].number)}});
   return part("outputs", {{"items", items}});
 }
