@@ -43,10 +43,10 @@ struct OperatorDelta {
   std::string artifact;  // where it was counted (CompileOperators::counts)
 };
 
-// An artifact of a compile id that both logs have. It points into the two
-// models (its outputs there, null on the side that lacks it or when the
-// payloads are the same), which must outlive it: an unrelated pair of 1 GB
-// logs has 64,000 of them, and six strings each were a fifth of diff's memory.
+// An artifact of a compile id that both logs have. It points at its output
+// in each model (null on the side that lacks it), which must outlive it: an
+// unrelated pair of 1 GB logs has 64,000 of them, and six strings each were
+// a fifth of diff's memory.
 struct ArtifactChange {
   enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
   std::string compile_id;  // "[0/1]"
