@@ -36,7 +36,7 @@ class KeyTable {
   }
   // The value of `key`; `absent` when it is not there.
   uint8_t get(uint64_t key, uint8_t absent) const {
-    const Shard& s = shards_[key >> 58];
+    const Shard& s = shard(key);
     std::lock_guard<std::mutex> lock(s.mu);
     size_t i = s.slot(stored(key));
     return s.keys[i] == 0 ? absent : s.values[i];
@@ -79,6 +79,7 @@ class KeyTable {
     }
   };
   Shard& shard(uint64_t key) { return shards_[key >> 58]; }
+  const Shard& shard(uint64_t key) const { return shards_[key >> 58]; }
 
   Shard shards_[64];
 };
