@@ -89,7 +89,7 @@ std::vector<std::pair<std::string, const model::Output*>> payload_files(
   std::vector<std::pair<std::string, const model::Output*>> out;
   std::map<std::string, int> seen;
   for (const auto& o : e.outputs) {
-    if (o.is_link || o.payload_md5.empty()) continue;
+    if (o.is_link || !o.has_payload_md5()) continue;
     std::string name = o.url.substr(o.url.rfind('/') + 1);
     size_t dot = name.rfind('.');
     std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
@@ -184,7 +184,7 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
       continue;
     }
     ++r->artifacts_compared;
-    if (it->second->payload_md5 == o->payload_md5) continue;
+    if (it->second->same_payload_md5(*o)) continue;
     c.b = it->second;
     c.operators = operator_deltas(o->operators, it->second->operators);
     bool noise = o->noise_free_digest && o->noise_free_digest == it->second->noise_free_digest;
@@ -215,14 +215,14 @@ bool same_payloads(const model::IndexEntry& x, const model::IndexEntry& y) {
     auto it = my.find(name);
     if (it == my.end()) return false;
     const model::Output& p = *it->second;
-    if (!o->place || !p.place || o->payload_md5 != p.payload_md5 ||
+    if (!o->place || !p.place || !o->same_payload_md5(p) ||
         o->place->bytes_hash != p.place->bytes_hash)
       return false;
   }
   // A payload outside payload_files (no declared digest) still has operators.
   auto unnamed = [](const model::IndexEntry& e) {
     return std::any_of(e.outputs.begin(), e.outputs.end(), [](const model::Output& o) {
-      return (o.place || o.payload_key) && o.payload_md5.empty();
+      return (o.place || o.payload_key) && !o.has_payload_md5();
     });
   };
   return !unnamed(x) && !unnamed(y);
@@ -232,7 +232,7 @@ bool same_payloads(const model::IndexEntry& x, const model::IndexEntry& y) {
 
 std::string ArtifactChange::text_of(const model::Output* o) {
   if (!o) return {};
-  return o->holds_payload ? o->url : "payloads/" + model::safe_segment(o->payload_md5) + ".txt";
+  return o->holds_payload ? o->url : "payloads/" + model::safe_segment(o->payload_md5()) + ".txt";
 }
 
 CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b) {

@@ -61,8 +61,8 @@ struct ArtifactChange {
   // holds the payload, else its copy under payloads/ (F14).
   std::string text_a() const { return text_of(a); }
   std::string text_b() const { return text_of(b); }
-  std::string md5_a() const { return a ? a->payload_md5 : std::string(); }
-  std::string md5_b() const { return b ? b->payload_md5 : std::string(); }
+  std::string md5_a() const { return a ? a->payload_md5() : std::string(); }
+  std::string md5_b() const { return b ? b->payload_md5() : std::string(); }
 
  private:
   static std::string text_of(const model::Output* o);

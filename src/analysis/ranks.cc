@@ -124,7 +124,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
   }
   std::sort(outputs.begin(), outputs.end(),
             [](const auto* a, const auto* b) { return a->number < b->number; });
-  for (const auto* o : outputs) r.cache_sequence += o->suffix;
+  for (const auto* o : outputs) r.cache_sequence += o->suffix();
 
   for (const auto& [folder, data] : m.folders) {
     if (data.collective_schedule && !data.collective_schedule->empty())

@@ -2,10 +2,12 @@
 // order) with the outputs written for it (REPORT_FEATURES F12, F16, F39).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -25,15 +27,14 @@ struct PayloadPlace {
   trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;
 };
 
+// One file, link or global file written for a compile id. Kept small: a
+// report or diff of a 1 GB log holds about 140,000 of them. What few outputs
+// have (a link's name, a subgraph, a kernel companion, an MD5 that is not
+// 32 lowercase hex digits) is kept apart, shared between copies until one
+// of them changes it.
 struct Output {
-  std::string url;        // relative path, or the external URL of a link
-  std::string link_name;  // a link's listed name (a file is listed by its path)
-  const std::string& listed_name() const { return is_link ? link_name : url; }
+  std::string url;  // relative path, or the external URL of a link
   uint64_t number = 0;
-  std::string suffix;                       // cache mark (F13)
-  std::optional<std::string> readable_url;  // kernel stack-trace companion
-  std::string subgraph;                     // the record's subgraph_name (K9), "" if none
-  std::string payload_md5;                  // the record's payload digest ("" without one)
   // A digest of the payload without run-to-run noise (trace/noise.h,
   // noise_free_digest), when ingest was asked for it (tlscope diff).
   std::optional<uint64_t> noise_free_digest;
@@ -44,8 +45,40 @@ struct Output {
   // With IngestOptions::noise_later: where the payload is, instead of the
   // above (until ingest::note_placed_payloads()).
   std::optional<PayloadPlace> place;
-  bool holds_payload = false;               // the file is the payload (else payloads/<md5>.txt)
+  bool holds_payload = false;  // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;
+
+  // A link's listed name; a file is listed by its path.
+  const std::string& listed_name() const { return is_link ? rare().link_name : url; }
+  void set_link_name(std::string_view name) { edit_rare().link_name = name; }
+  // The record's subgraph_name (K9), "" if none.
+  const std::string& subgraph() const { return rare().subgraph; }
+  void set_subgraph(std::string_view name);
+  // The kernel stack-trace companion.
+  const std::optional<std::string>& readable_url() const { return rare().readable_url; }
+  void set_readable_url(std::string url) { edit_rare().readable_url = std::move(url); }
+  // Cache mark (F13) of a path ("cache_miss", "cache_hit", "cache_bypass" in
+  // it), or "" (links).
+  std::string_view suffix() const;
+  void mark_cache(std::string_view path);
+  // The record's payload digest as the log wrote it ("" without one).
+  std::string payload_md5() const;
+  void set_payload_md5(std::string_view md5);
+  bool has_payload_md5() const { return md5_kind_ != kNoMd5; }
+  bool same_payload_md5(const Output& other) const;
+
+ private:
+  struct Rare {
+    std::string link_name, subgraph, md5_text;
+    std::optional<std::string> readable_url;
+  };
+  const Rare& rare() const;
+  Rare& edit_rare();
+  enum : uint8_t { kNoMd5, kHexMd5, kTextMd5 };
+  std::shared_ptr<const Rare> rare_;
+  std::array<uint8_t, 16> md5_{};
+  uint8_t md5_kind_ = kNoMd5;
+  uint8_t cache_mark_ = 0;  // which of suffix()'s marks, 0 for none
 };
 
 struct IndexEntry {
@@ -79,8 +112,5 @@ class CompileIndex {
 // A file name from a log made safe as one path segment: only [A-Za-z0-9._+-],
 // no leading dot, at most 160 bytes (long names keep a hash of the rest).
 std::string safe_segment(std::string_view name);
-
-// F13: cache mark of a listed path.
-std::string cache_suffix(std::string_view path);
 
 }  // namespace tlscope::model

@@ -35,12 +35,12 @@ void write_compile_directory(const model::ReportModel& m, OutputDir& out) {
       s += ",\n        \"number\": ";
       trace::append_json_uint(&s, o.number);
       s += ",\n        \"readable_url\": ";
-      if (o.readable_url)
-        trace::append_json_string(&s, *o.readable_url);
+      if (o.readable_url())
+        trace::append_json_string(&s, *o.readable_url());
       else
         s += "null";
       s += ",\n        \"suffix\": ";
-      trace::append_json_string(&s, o.suffix);
+      trace::append_json_string(&s, o.suffix());
       s += ",\n        \"url\": ";
       trace::append_json_string(&s, o.url);
       s += "\n      }";

@@ -29,16 +29,16 @@ void write_products(const model::ReportModel& m, PageWriter& p) {
     // run back to no name by an empty line.
     std::string_view name;
     for (const auto& o : e.outputs) {
-      if (o.subgraph != name) {
-        name = o.subgraph;
+      if (o.subgraph() != name) {
+        name = o.subgraph();
         subgraph.write(p, {{"heading", name.empty() ? Html() : subgraph_name({{"name", name}})}});
       }
-      bool has_readable = o.readable_url && !o.readable_url->empty();
+      bool has_readable = o.readable_url() && !o.readable_url()->empty();
       output.write(p, {{"link", link(o.url, o.listed_name())},
-                       {"readable", has_readable ? readable({{"link", link(*o.readable_url,
+                       {"readable", has_readable ? readable({{"link", link(*o.readable_url(),
                                                                              "readable_html")}})
                                                  : Html()},
-                       {"suffix", o.suffix},
+                       {"suffix", o.suffix()},
                        {"number", o.number}});
     }
     close.write(p);

@@ -36,7 +36,7 @@ model::Output file(const std::string& url, const std::string& md5,
                    const std::string& noise_free = "", Ops ops = {}, bool holds = true) {
   model::Output o;
   o.url = url;
-  o.payload_md5 = md5;
+  o.set_payload_md5(md5);
   if (!noise_free.empty()) o.noise_free_digest = std::hash<std::string>{}(noise_free);
   if (!ops.empty()) o.operators = std::make_shared<const Ops>(std::move(ops));
   o.holds_payload = holds;
@@ -126,7 +126,7 @@ TEST(DiffLogs, ArtifactsChangedOnlyInOneSideOrOnlyNoise) {
        file("-_0_0_0/dynamo_guards_2.html", "guardsA", "guardsN", {}, false),
        file("-_0_0_0/only_in_a_3.txt", "oa")});
   model::Output link;
-  link.link_name = "Perfetto";
+  link.set_link_name("Perfetto");
   link.url = "https://ui.perfetto.dev";
   link.is_link = true;
   add(&b, "0/0",

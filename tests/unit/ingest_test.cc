@@ -313,7 +313,7 @@ std::vector<Sample> samples() {
          // Stack traces: the companion takes a number (J26).
          EXPECT_EQ(r.urls("[2/0]"),
                    Strings{"-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2.json"});
-         EXPECT_EQ(*r.entry("[2/0]")->outputs[0].readable_url,
+         EXPECT_EQ(*r.entry("[2/0]")->outputs[0].readable_url(),
                    "-_2_0_0/inductor_provenance_tracking_kernel_stack_traces_2_readable.html");
          ASSERT_EQ(r.sink.pages.size(), 2u);
          EXPECT_EQ(r.sink.pages[0],

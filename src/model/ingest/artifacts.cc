@@ -144,7 +144,7 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
     page.companion_path = page.json_path.substr(0, page.json_path.size() - 5) + "_readable.html";
   }
   if (stack_traces && !ctx.entry->outputs.empty())
-    ctx.entry->outputs.back().readable_url = page.companion_path;
+    ctx.entry->outputs.back().set_readable_url(page.companion_path);
   if (!parsed) {
     ctx.verbatim.push_back(page.json_path);
     page.json_path.clear();

@@ -34,8 +34,8 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   if (holds_payload) payload_file = rel;
   if (!b.options().outputs) return rel;
   model::Output o;
-  o.subgraph = subgraph_name();
-  if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  o.set_subgraph(subgraph_name());
+  if (rec.has_payload) o.set_payload_md5(env.has_payload());
   using Graph = trace::NoiseDigests::Graph;
   note_payload(&o, !trace::is_graph_artifact(base_name)                ? Graph::kNone
                    : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
@@ -43,7 +43,7 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   o.holds_payload = holds_payload;
   o.url = rel;
   o.number = n;
-  o.suffix = model::cache_suffix(rel);
+  o.mark_cache(rel);
   entry->outputs.push_back(std::move(o));
   return rel;
 }
@@ -67,12 +67,12 @@ void IngestContext::add_global(const std::string& rel) {
   uint64_t n = b.next_number();
   if (!b.options().outputs) return;
   model::Output o;
-  o.subgraph = subgraph_name();
-  if (rec.has_payload) o.payload_md5 = std::string(env.has_payload());
+  o.set_subgraph(subgraph_name());
+  if (rec.has_payload) o.set_payload_md5(env.has_payload());
   note_payload(&o, trace::NoiseDigests::Graph::kNone);
   o.url = rel;
   o.number = n;
-  o.suffix = model::cache_suffix(rel);
+  o.mark_cache(rel);
   entry->outputs.push_back(std::move(o));
 }
 
@@ -80,8 +80,8 @@ void IngestContext::add_link(std::string_view name, std::string_view url) {
   uint64_t n = b.next_number();
   if (!b.options().outputs) return;
   model::Output o;
-  o.subgraph = subgraph_name();
-  o.link_name = std::string(name);
+  o.set_subgraph(subgraph_name());
+  o.set_link_name(name);
   o.url = std::string(url);
   o.number = n;
   o.is_link = true;
