@@ -34,12 +34,13 @@ void write_products(const model::ReportModel& m, PageWriter& p) {
         subgraph.write(p, {{"heading", name.empty() ? Html() : subgraph_name({{"name", name}})}});
       }
       bool has_readable = o.readable_url() && !o.readable_url()->empty();
-      output.write(p, {{"link", link(o.url, o.listed_name())},
-                       {"readable", has_readable ? readable({{"link", link(*o.readable_url(),
-                                                                             "readable_html")}})
-                                                 : Html()},
-                       {"suffix", o.suffix()},
-                       {"number", o.number}});
+      output.write(
+          p,
+          {{"link", link(o.url, o.listed_name())},
+           {"readable",
+            has_readable ? readable({{"link", link(*o.readable_url(), "readable_html")}}) : Html()},
+           {"suffix", o.suffix()},
+           {"number", o.number}});
     }
     close.write(p);
   }

@@ -56,7 +56,9 @@ std::vector<CallFiles> files_by_call(const model::ReportModel& m,
 Html file_items(const std::vector<const File*>& files) {
   Html items;
   for (const File* f : files)
-    items += part("file", {{"url", attr(safe_url(f->out->url))}, {"name", text(f->name)}, {"suffix", text(f->out->suffix())}});
+    items += part("file", {{"url", attr(safe_url(f->out->url))},
+                           {"name", text(f->name)},
+                           {"suffix", text(f->out->suffix())}});
   return items;
 }
 
