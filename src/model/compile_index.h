@@ -20,10 +20,12 @@ namespace tlscope::model {
 // Where an output's payload is in its (uncompressed) log, for its facts to be
 // made after the read (ingest::IngestOptions::noise_later): the offsets
 // io::payload_of_tab_lines() reads, a hash of the payload (trace::payload_hash)
-// to know it again, and how it is a graph.
+// to know it again, how it is a graph, and the key trace::NoiseDigests will
+// give it (a payload whose key is there already need not be read again).
 struct PayloadPlace {
   uint64_t at = 0, end = 0;
   uint64_t bytes_hash = 0;
+  uint64_t key = 0;
   trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;
 };
 

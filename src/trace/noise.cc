@@ -331,9 +331,7 @@ uint64_t noise_free_digest(std::string_view text) {
 
 uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t bytes_hash) {
   if (bytes_hash == 0) bytes_hash = payload_hash(payload);
-  uint64_t key = bytes_hash ^
-                 ((payload.size() * 4 + static_cast<uint64_t>(graph)) * 0x9e3779b97f4a7c15ull);
-  key += key == 0;  // 0 is no key (model::Output::payload_key)
+  uint64_t key = key_of(bytes_hash, payload.size(), graph);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!facts_.try_emplace(key).second) return key;
@@ -347,6 +345,17 @@ uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t byte
   std::lock_guard<std::mutex> lock(mu_);
   facts_[key] = std::move(f);
   return key;
+}
+
+uint64_t NoiseDigests::key_of(uint64_t bytes_hash, size_t size, Graph graph) {
+  uint64_t key =
+      bytes_hash ^ ((uint64_t{size} * 4 + static_cast<uint64_t>(graph)) * 0x9e3779b97f4a7c15ull);
+  return key + (key == 0);  // 0 is no key (model::Output::payload_key)
+}
+
+bool NoiseDigests::has(uint64_t key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return facts_.count(key) != 0;
 }
 
 std::optional<NoiseDigests::Facts> NoiseDigests::find(uint64_t key) const {

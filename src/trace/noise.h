@@ -60,6 +60,10 @@ class NoiseDigests {
   // it is a graph, never 0), its facts made unless the key was met before.
   // `bytes_hash`: the payload's std::hash when the caller has it, else 0.
   uint64_t note(std::string_view payload, Graph graph, uint64_t bytes_hash = 0);
+  // The key note() gives a payload of `size` bytes whose hash is `bytes_hash`.
+  static uint64_t key_of(uint64_t bytes_hash, size_t size, Graph graph);
+  // Whether a key was noted (its facts made or in the making).
+  bool has(uint64_t key) const;
   // The facts of a key noted before, once made: a key another thread was
   // first to note may still be in the making while this one reads on; both
   // are done once both logs are read.

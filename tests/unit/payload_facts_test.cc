@@ -149,11 +149,45 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   EXPECT_FALSE(changed->noise_free_digest.has_value());
   EXPECT_EQ(with_facts, placed - 1);
   // A log that is gone: said, nothing noted.
+  trace::NoiseDigests fresh;
+  model::ReportModel again = read(plain, true, &fresh);
   fs::remove(plain);
   error.clear();
   EXPECT_FALSE(
-      note_placed_payloads(plain.string(), &m.index, all_entries(m.index), &digests, &error));
+      note_placed_payloads(plain.string(), &again.index, all_entries(again.index), &fresh, &error));
   EXPECT_NE(error.find(plain.string()), std::string::npos) << error;
+}
+
+// A payload whose bytes were noted before (in either log of a diff) is not
+// read again: with every payload of a log noted, its second model gets all
+// its facts from a log that is gone.
+TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
+  fs::path plain = plain_copy(TLSCOPE_EXAMPLES "/example.log");
+  trace::NoiseDigests digests;
+  model::ReportModel first = read(plain, true, &digests);
+  model::ReportModel second = read(plain, true, &digests);
+  std::string error;
+  ASSERT_TRUE(note_placed_payloads(plain.string(), &first.index, all_entries(first.index), &digests,
+                                   &error))
+      << error;
+  fs::remove(plain);
+  EXPECT_TRUE(note_placed_payloads(plain.string(), &second.index, all_entries(second.index),
+                                   &digests, &error))
+      << error;
+  first.index.fill_noise_digests(digests);
+  second.index.fill_noise_digests(digests);
+  size_t placed = 0;
+  for (size_t i = 0; i < first.index.entries().size(); ++i)
+    for (size_t k = 0; k < first.index.entries()[i].outputs.size(); ++k) {
+      const model::Output &x = first.index.entries()[i].outputs[k],
+                          &y = second.index.entries()[i].outputs[k];
+      if (!x.place) continue;
+      ++placed;
+      EXPECT_EQ(y.payload_key, x.payload_key) << x.url;
+      EXPECT_TRUE(y.noise_free_digest.has_value()) << x.url;
+      EXPECT_EQ(y.noise_free_digest, x.noise_free_digest) << x.url;
+    }
+  EXPECT_GT(placed, 20u);
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ void IngestContext::note_payload(model::Output* o, trace::NoiseDigests::Graph gr
   if (!rec.has_payload || !b.options().noise_digests) return;
   uint64_t hash = rec.payload_hash ? rec.payload_hash : trace::payload_hash(rec.payload());
   if (b.options().noise_later && rec.payload_end > rec.payload_at)
-    o->place = model::PayloadPlace{rec.payload_at, rec.payload_end, hash, graph};
+    o->place =
+        model::PayloadPlace{rec.payload_at, rec.payload_end, hash,
+                            trace::NoiseDigests::key_of(hash, rec.payload().size(), graph), graph};
   else
     o->payload_key = b.noise_digests().note(rec.payload(), graph, hash);
 }

@@ -35,11 +35,15 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
   for (size_t i : entries) {
     for (auto& o : index->entry(i).outputs) {
       if (!o.place || o.payload_key) continue;
+      const model::PayloadPlace& p = *o.place;
+      if (digests->has(p.key)) {  // the same bytes met before, in either log
+        o.payload_key = p.key;
+        continue;
+      }
       if (fd < 0 && (fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
         *error = log + ": " + std::strerror(errno);
         return false;
       }
-      const model::PayloadPlace& p = *o.place;
       bytes.resize(p.end - p.at);
       if (!read_at(fd, p.at, &bytes) ||
           (io::strip_tab_lines(&bytes), trace::payload_hash(bytes) != p.bytes_hash)) {

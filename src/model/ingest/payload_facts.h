@@ -14,7 +14,9 @@ namespace tlscope::ingest {
 
 // Reads the payload of each placed output of `index`'s entries `entries` back
 // from `log` and notes it in `digests` (the output's payload_key; its facts
-// come with CompileIndex::fill_noise_digests() once every noter is done).
+// come with CompileIndex::fill_noise_digests() once every noter is done). A
+// payload whose key `digests` has already (the same bytes, in either log) is
+// given that key without being read.
 // An output whose bytes are not its payload any more (the log was changed
 // since it was read) keeps no facts: false, and `*error` says why.
 bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
