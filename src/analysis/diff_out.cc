@@ -90,16 +90,6 @@ json patterns_json(const std::vector<PatternChange>& v) {
   return out;
 }
 
-json operator_deltas_json(const std::vector<OperatorDelta>& v, bool with_artifact) {
-  json out = json::array();
-  for (const auto& d : v) {
-    json o = {{"name", d.name}, {"a", d.a}, {"b", d.b}};
-    if (with_artifact) o["artifact"] = d.artifact;
-    out.push_back(std::move(o));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string operators_in_words(const CompileOperators& c) {
@@ -262,26 +252,61 @@ void stream_array(JsonStream& o, const Items& items, Element element) {
   o.end();
 }
 
-// The diff's "artifacts": those that differ run to thousands for unrelated logs.
+// One member of an object being streamed: its key, then its value.
+void member(JsonStream& o, std::string_view key, const json& value) {
+  o.key(key);
+  o.value(value);
+}
+
+json or_null(std::string s) { return s.empty() ? json(nullptr) : json(std::move(s)); }
+
+// Operator deltas, each object member by member (keys in json::dump order).
+void stream_operator_deltas(JsonStream& o, const std::vector<OperatorDelta>& v,
+                            bool with_artifact) {
+  o.begin_array();
+  for (const auto& d : v) {
+    o.begin_object();
+    member(o, "a", d.a);
+    if (with_artifact) member(o, "artifact", d.artifact);
+    member(o, "b", d.b);
+    member(o, "name", d.name);
+    o.end();
+  }
+  o.end();
+}
+
+// The diff's "artifacts": those that differ run to thousands for unrelated
+// logs (64,000 for two unrelated 1 GB logs), so each is written member by
+// member, never made a json object first.
 void stream_artifacts(JsonStream& o, const DiffReport& d) {
   o.begin_object();
   o.key("compared");
   o.value(d.artifacts_compared);
   o.key("differ");
-  stream_array(o, d.artifacts, [](const ArtifactChange& c) {
-    return json{{"compile_id", c.compile_id},
-                {"artifact", c.artifact},
-                {"change", kind_name(c.kind)},
-                {"file_a", c.file_a().empty() ? json(nullptr) : json(c.file_a())},
-                {"file_b", c.file_b().empty() ? json(nullptr) : json(c.file_b())},
-                {"md5_a", c.md5_a().empty() ? json(nullptr) : json(c.md5_a())},
-                {"md5_b", c.md5_b().empty() ? json(nullptr) : json(c.md5_b())},
-                {"operators", operator_deltas_json(c.operators, false)}};
-  });
+  o.begin_array();
+  for (const ArtifactChange& c : d.artifacts) {
+    o.begin_object();
+    member(o, "artifact", c.artifact);
+    member(o, "change", kind_name(c.kind));
+    member(o, "compile_id", c.compile_id);
+    member(o, "file_a", or_null(c.file_a()));
+    member(o, "file_b", or_null(c.file_b()));
+    member(o, "md5_a", or_null(c.md5_a()));
+    member(o, "md5_b", or_null(c.md5_b()));
+    o.key("operators");
+    stream_operator_deltas(o, c.operators, false);
+    o.end();
+  }
+  o.end();
   o.key("same_apart_from_noise");
-  stream_array(o, d.noise_only, [](const ArtifactChange& c) {
-    return json{{"compile_id", c.compile_id}, {"artifact", c.artifact}};
-  });
+  o.begin_array();
+  for (const ArtifactChange& c : d.noise_only) {
+    o.begin_object();
+    member(o, "artifact", c.artifact);
+    member(o, "compile_id", c.compile_id);
+    o.end();
+  }
+  o.end();
   o.end();
 }
 
@@ -309,12 +334,17 @@ void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
   o.key("line_stats");
   array(d.stats, [](const StatChange& s) { return json{{"name", s.name}, {"a", s.a}, {"b", s.b}}; });
   o.key("operators");
-  array(d.operators, [](const CompileOperators& c) {
-    return json{{"compile_id", c.compile_id},
-                {"added", c.added},
-                {"removed", c.removed},
-                {"counts", operator_deltas_json(c.counts, true)}};
-  });
+  o.begin_array();
+  for (const CompileOperators& c : d.operators) {
+    o.begin_object();
+    member(o, "added", c.added);
+    member(o, "compile_id", c.compile_id);
+    o.key("counts");
+    stream_operator_deltas(o, c.counts, true);
+    member(o, "removed", c.removed);
+    o.end();
+  }
+  o.end();
   o.key("recompile_reasons");
   o.value(patterns_json(d.recompile_reasons));
   o.key("same");
