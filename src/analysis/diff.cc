@@ -123,22 +123,27 @@ bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
   return key(*x->id) < key(*y->id);
 }
 
-// The operators whose counts differ between two graphs.
+// The operators whose counts differ between two graphs, by name (each list
+// is in name order: trace::graph_operators).
 using Operators = std::shared_ptr<const std::vector<trace::OperatorCount>>;
 std::vector<OperatorDelta> operator_deltas(const Operators& a, const Operators& b) {
-  std::map<std::string, std::pair<uint32_t, uint32_t>> all;
-  if (a)
-    for (const auto& o : *a) all[o.name].first = o.count;
-  if (b)
-    for (const auto& o : *b) all[o.name].second = o.count;
+  static const std::vector<trace::OperatorCount> kNone;
+  const auto &x = a ? *a : kNone, &y = b ? *b : kNone;
   std::vector<OperatorDelta> out;
-  for (const auto& [name, n] : all)
-    if (n.first != n.second) out.push_back({name, n.first, n.second, ""});
+  for (size_t i = 0, j = 0; i < x.size() || j < y.size();) {
+    bool take_x = j == y.size() || (i < x.size() && x[i].name <= y[j].name);
+    bool take_y = i == x.size() || (j < y.size() && y[j].name <= x[i].name);
+    uint32_t ca = take_x ? x[i].count : 0, cb = take_y ? y[j].count : 0;
+    if (ca != cb) out.push_back({take_x ? x[i].name : y[j].name, ca, cb, ""});
+    i += take_x;
+    j += take_y;
+  }
   return out;
 }
 
-std::set<std::string> operator_names(const model::IndexEntry& e) {
-  std::set<std::string> out;
+// The names of the operators of an entry's graphs (views of their lists).
+std::set<std::string_view> operator_names(const model::IndexEntry& e) {
+  std::set<std::string_view> out;
   for (const auto& o : e.outputs)
     if (o.operators)
       for (const auto& op : *o.operators) out.insert(op.name);
@@ -153,9 +158,14 @@ CompileOperators compile_operators(const std::string& id, const model::IndexEntr
   CompileOperators c;
   c.compile_id = id;
   auto na = operator_names(a), nb = operator_names(b);
-  std::set_difference(nb.begin(), nb.end(), na.begin(), na.end(), std::back_inserter(c.added));
-  std::set_difference(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(c.removed));
-  std::set<std::string> counted;
+  auto names_only_in = [](const auto& x, const auto& y, std::vector<std::string>* out) {
+    std::vector<std::string_view> only;
+    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(only));
+    out->assign(only.begin(), only.end());
+  };
+  names_only_in(nb, na, &c.added);
+  names_only_in(na, nb, &c.removed);
+  std::set<std::string_view> counted;
   for (const auto& ch : changed)
     for (const auto& d : ch.operators)
       if (na.count(d.name) && nb.count(d.name) && counted.insert(d.name).second)
