@@ -124,21 +124,14 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
   tab_at_ = tab_end_ = 0;
   Line line;
   for (;;) {
-    if (pushed_back_ || begin_ == end_) {
-      // The general path: a line put back, or the buffer needs more input.
-      if (!next(&line)) return;
-    } else {
-      const char* start = buf_ + begin_;
-      const char* nl = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
-      if (!nl) {
-        if (!next(&line)) return;  // refills, or the last line without a newline
-      } else {
-        size_t len = static_cast<size_t>(nl - start);
-        begin_ += len + 1;
-        if (len > 0 && start[len - 1] == '\r') --len;
-        line = last_ = Line{std::string_view(start, len), ++line_no_};
-      }
-    }
+    // Whole lines in the buffer that start a payload line (or are empty):
+    // copied as a run.
+    if (!pushed_back_ && begin_ < end_ && (buf_[begin_] == '\t' || buf_[begin_] == '\n') &&
+        copy_tab_run(out, &first, last_line))
+      continue;
+    // The general way: a line put back, one that needs more input, or the
+    // line after the payload.
+    if (!next(&line)) return;
     if (line.text.empty()) continue;
     if (line.text[0] != '\t') {
       unread();
@@ -151,6 +144,48 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
     tab_end_ = base_ + static_cast<uint64_t>(line.text.data() + line.text.size() - buf_);
     *last_line = line.number;
   }
+}
+
+// The lines from begin_ (which starts with '\t' or '\n') up to the first
+// '\n' not followed by a payload line or an empty one, or up to the last
+// whole line read so far: each line is found by its bit in a 64-byte mask
+// (no memchr per line), into room made once for the whole run. False when
+// no whole line is in the buffer.
+bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line) {
+  uint64_t newlines = 0;
+  size_t last = std::string_view::npos;
+  size_t stop = find_payload_stop(begin_, &newlines, &last);
+  size_t run_end = stop != std::string_view::npos ? stop : last;  // its last '\n'
+  if (run_end == std::string_view::npos) return false;
+  // Room for the run, a '\n' before it, and the 64 bytes of padding the
+  // caller adds for simdjson (no second allocation then).
+  out->reserve(out->size() + (run_end - begin_) + 1 + 64);
+  size_t line_start = begin_;
+  uint64_t number = line_no_;
+  for (size_t p = begin_; p <= run_end; p += 64) {
+    uint64_t nl = bytes_equal(buf_ + p, '\n');
+    if (run_end - p < 63) nl &= (uint64_t{2} << (run_end - p)) - 1;
+    for (; nl != 0; nl &= nl - 1) {
+      size_t at = p + static_cast<size_t>(__builtin_ctzll(nl));
+      ++number;
+      size_t len = at - line_start;
+      if (len > 0 && buf_[at - 1] == '\r') --len;
+      if (len > 0) {  // "\t..." (an empty line is skipped)
+        if (*first)
+          tab_at_ = base_ + line_start;
+        else
+          out->push_back('\n');
+        *first = false;
+        out->append(buf_ + line_start + 1, len - 1);
+        tab_end_ = base_ + line_start + len;
+        *last_line = number;
+      }
+      line_start = at + 1;
+    }
+  }
+  line_no_ = number;
+  begin_ = run_end + 1;
+  return true;
 }
 
 // The first '\n' at or after `from` whose next byte is neither '\t' nor
