@@ -134,7 +134,7 @@ std::vector<OperatorDelta> operator_deltas(const Operators& a, const Operators& 
     bool take_x = j == y.size() || (i < x.size() && x[i].name <= y[j].name);
     bool take_y = i == x.size() || (j < y.size() && y[j].name <= x[i].name);
     uint32_t ca = take_x ? x[i].count : 0, cb = take_y ? y[j].count : 0;
-    if (ca != cb) out.push_back({take_x ? x[i].name : y[j].name, ca, cb, ""});
+    if (ca != cb) out.push_back({take_x ? x[i].name : y[j].name, ca, cb});
     i += take_x;
     j += take_y;
   }
@@ -169,7 +169,7 @@ CompileOperators compile_operators(const std::string& id, const model::IndexEntr
   for (const auto& ch : changed)
     for (const auto& d : ch.operators)
       if (na.count(d.name) && nb.count(d.name) && counted.insert(d.name).second)
-        c.counts.push_back({d.name, d.a, d.b, ch.artifact});
+        c.counts.push_back({d, ch.artifact});
   return c;
 }
 

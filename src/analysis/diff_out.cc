@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -260,14 +261,15 @@ void member(JsonStream& o, std::string_view key, const json& value) {
 
 json or_null(std::string s) { return s.empty() ? json(nullptr) : json(std::move(s)); }
 
-// Operator deltas, each object member by member (keys in json::dump order).
-void stream_operator_deltas(JsonStream& o, const std::vector<OperatorDelta>& v,
-                            bool with_artifact) {
+// Operator deltas, each object member by member (keys in json::dump order);
+// a compile's summary says in which artifact each was counted.
+template <typename Delta>
+void stream_operator_deltas(JsonStream& o, const std::vector<Delta>& v) {
   o.begin_array();
   for (const auto& d : v) {
     o.begin_object();
     member(o, "a", d.a);
-    if (with_artifact) member(o, "artifact", d.artifact);
+    if constexpr (std::is_same_v<Delta, CountedOperator>) member(o, "artifact", d.artifact);
     member(o, "b", d.b);
     member(o, "name", d.name);
     o.end();
@@ -294,7 +296,7 @@ void stream_artifacts(JsonStream& o, const DiffReport& d) {
     member(o, "md5_a", or_null(c.md5_a()));
     member(o, "md5_b", or_null(c.md5_b()));
     o.key("operators");
-    stream_operator_deltas(o, c.operators, false);
+    stream_operator_deltas(o, c.operators);
     o.end();
   }
   o.end();
@@ -340,7 +342,7 @@ void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
     member(o, "added", c.added);
     member(o, "compile_id", c.compile_id);
     o.key("counts");
-    stream_operator_deltas(o, c.counts, true);
+    stream_operator_deltas(o, c.counts);
     member(o, "removed", c.removed);
     o.end();
   }
