@@ -148,25 +148,22 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
 
 // The lines from begin_ (which starts with '\t' or '\n') up to the first
 // '\n' not followed by a payload line or an empty one, or up to the last
-// whole line read so far: each line is found by its bit in a 64-byte mask
-// (no memchr per line), into room made once for the whole run. False when
-// no whole line is in the buffer.
+// whole line read so far, in one pass over 64-byte masks: where the lines
+// end, and where the run does (no memchr per line). False when no whole line
+// is in the buffer. Reads up to 64 bytes past end_: the padding, zeros.
 bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line) {
-  uint64_t newlines = 0;
-  size_t last = std::string_view::npos;
-  size_t stop = find_payload_stop(begin_, &newlines, &last);
-  size_t run_end = stop != std::string_view::npos ? stop : last;  // its last '\n'
-  if (run_end == std::string_view::npos) return false;
-  // Room for the run, a '\n' before it, and the 64 bytes of padding the
-  // caller adds for simdjson (no second allocation then).
-  out->reserve(out->size() + (run_end - begin_) + 1 + 64);
   size_t line_start = begin_;
   uint64_t number = line_no_;
-  for (size_t p = begin_; p <= run_end; p += 64) {
+  for (size_t p = begin_; p < end_; p += 64) {
     uint64_t nl = bytes_equal(buf_ + p, '\n');
-    if (run_end - p < 63) nl &= (uint64_t{2} << (run_end - p)) - 1;
-    for (; nl != 0; nl &= nl - 1) {
-      size_t at = p + static_cast<size_t>(__builtin_ctzll(nl));
+    // Bit i: the byte after byte i goes on a run ('\t' or '\n').
+    uint64_t go_on = (bytes_equal(buf_ + p, '\t') | nl) >> 1;
+    if (buf_[p + 64] == '\t' || buf_[p + 64] == '\n') go_on |= uint64_t{1} << 63;
+    if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;
+    uint64_t stop = nl & ~go_on;
+    uint64_t take = stop ? nl & (((stop & (~stop + 1)) << 1) - 1) : nl;  // up to the stop
+    for (; take != 0; take &= take - 1) {
+      size_t at = p + static_cast<size_t>(__builtin_ctzll(take));
       ++number;
       size_t len = at - line_start;
       if (len > 0 && buf_[at - 1] == '\r') --len;
@@ -182,9 +179,11 @@ bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line
       }
       line_start = at + 1;
     }
+    if (stop) break;
   }
+  if (line_start == begin_) return false;
   line_no_ = number;
-  begin_ = run_end + 1;
+  begin_ = line_start;
   return true;
 }
 
@@ -196,8 +195,10 @@ bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line
 size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const {
   for (size_t p = from; p < end_; p += 64) {
     uint64_t nl = bytes_equal(buf_ + p, '\n');
+    // Bit i: the byte after byte i goes on a run ('\t' or '\n').
+    uint64_t go_on = (bytes_equal(buf_ + p, '\t') | nl) >> 1;
+    if (buf_[p + 64] == '\t' || buf_[p + 64] == '\n') go_on |= uint64_t{1} << 63;
     if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;
-    uint64_t go_on = bytes_equal(buf_ + p + 1, '\t') | bytes_equal(buf_ + p + 1, '\n');
     if (uint64_t stop = nl & ~go_on) {
       int j = __builtin_ctzll(stop);
       *newlines += ones(nl & (~uint64_t{0} >> (63 - j)));
