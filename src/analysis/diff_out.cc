@@ -258,8 +258,22 @@ void member(JsonStream& o, std::string_view key, const json& value) {
   o.key(key);
   o.value(value);
 }
-
-json or_null(std::string s) { return s.empty() ? json(nullptr) : json(std::move(s)); }
+void text_member(JsonStream& o, std::string_view key, std::string_view value) {
+  o.key(key);
+  o.string_value(value);
+}
+void count_member(JsonStream& o, std::string_view key, uint64_t value) {
+  o.key(key);
+  o.count_value(value);
+}
+// A string, or null when it is empty.
+void text_or_null_member(JsonStream& o, std::string_view key, std::string_view value) {
+  o.key(key);
+  if (value.empty())
+    o.null_value();
+  else
+    o.string_value(value);
+}
 
 // Operator deltas, each object member by member (keys in json::dump order);
 // a compile's summary says in which artifact each was counted.
@@ -268,10 +282,10 @@ void stream_operator_deltas(JsonStream& o, const std::vector<Delta>& v) {
   o.begin_array();
   for (const auto& d : v) {
     o.begin_object();
-    member(o, "a", d.a);
-    if constexpr (std::is_same_v<Delta, CountedOperator>) member(o, "artifact", d.artifact);
-    member(o, "b", d.b);
-    member(o, "name", d.name);
+    count_member(o, "a", d.a);
+    if constexpr (std::is_same_v<Delta, CountedOperator>) text_member(o, "artifact", d.artifact);
+    count_member(o, "b", d.b);
+    text_member(o, "name", d.name);
     o.end();
   }
   o.end();
@@ -282,19 +296,18 @@ void stream_operator_deltas(JsonStream& o, const std::vector<Delta>& v) {
 // member, never made a json object first.
 void stream_artifacts(JsonStream& o, const DiffReport& d) {
   o.begin_object();
-  o.key("compared");
-  o.value(d.artifacts_compared);
+  count_member(o, "compared", d.artifacts_compared);
   o.key("differ");
   o.begin_array();
   for (const ArtifactChange& c : d.artifacts) {
     o.begin_object();
-    member(o, "artifact", c.artifact);
-    member(o, "change", kind_name(c.kind));
-    member(o, "compile_id", c.compile_id);
-    member(o, "file_a", or_null(c.file_a()));
-    member(o, "file_b", or_null(c.file_b()));
-    member(o, "md5_a", or_null(c.md5_a()));
-    member(o, "md5_b", or_null(c.md5_b()));
+    text_member(o, "artifact", c.artifact);
+    text_member(o, "change", kind_name(c.kind));
+    text_member(o, "compile_id", c.compile_id);
+    text_or_null_member(o, "file_a", c.a ? std::string_view(c.a->url) : std::string_view());
+    text_or_null_member(o, "file_b", c.b ? std::string_view(c.b->url) : std::string_view());
+    text_or_null_member(o, "md5_a", c.md5_a());
+    text_or_null_member(o, "md5_b", c.md5_b());
     o.key("operators");
     stream_operator_deltas(o, c.operators);
     o.end();
@@ -304,8 +317,8 @@ void stream_artifacts(JsonStream& o, const DiffReport& d) {
   o.begin_array();
   for (const ArtifactChange& c : d.noise_only) {
     o.begin_object();
-    member(o, "artifact", c.artifact);
-    member(o, "compile_id", c.compile_id);
+    text_member(o, "artifact", c.artifact);
+    text_member(o, "compile_id", c.compile_id);
     o.end();
   }
   o.end();

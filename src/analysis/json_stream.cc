@@ -1,5 +1,7 @@
 #include "analysis/json_stream.h"
 
+#include <charconv>
+
 namespace tlscope::analysis {
 namespace {
 
@@ -69,8 +71,14 @@ void JsonStream::before_value() {
   Level& l = open_.back();
   bool first = l.members++ == 0;
   out_->write_characters(first ? "\n" : ",\n", first ? 1 : 2);
-  std::string indent(kIndent * open_.size(), ' ');
-  out_->write_characters(indent.data(), indent.size());
+  indent(kIndent * open_.size());
+}
+
+void JsonStream::indent(size_t n) {
+  static constexpr std::string_view kSpaces = "                                ";
+  for (; n > kSpaces.size(); n -= kSpaces.size())
+    out_->write_characters(kSpaces.data(), kSpaces.size());
+  out_->write_characters(kSpaces.data(), n);
 }
 
 void JsonStream::key(std::string_view k) {
@@ -98,8 +106,7 @@ void JsonStream::end() {
   open_.pop_back();
   if (l.members) {
     out_->write_character('\n');
-    std::string indent(kIndent * open_.size(), ' ');
-    out_->write_characters(indent.data(), indent.size());
+    indent(kIndent * open_.size());
   }
   out_->write_character(l.object ? '}' : ']');
 }
@@ -107,6 +114,33 @@ void JsonStream::end() {
 void JsonStream::value(const json& v) {
   before_value();
   serializer_.dump(v, true, false, kIndent, static_cast<unsigned>(kIndent * open_.size()));
+}
+
+// A string none of whose bytes json::dump would escape or replace (printable
+// ASCII but '"' and '\\') is written as it is; any other goes through json::dump.
+void JsonStream::string_value(std::string_view s) {
+  bool plain = true;
+  for (char c : s) plain &= c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  if (!plain) {
+    value(json(s));
+    return;
+  }
+  before_value();
+  out_->write_character('"');
+  out_->write_characters(s.data(), s.size());
+  out_->write_character('"');
+}
+
+void JsonStream::count_value(uint64_t n) {
+  before_value();
+  char digits[20];
+  auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  out_->write_characters(digits, static_cast<size_t>(end - digits));
+}
+
+void JsonStream::null_value() {
+  before_value();
+  out_->write_characters("null", 4);
 }
 
 void JsonStream::finish() {

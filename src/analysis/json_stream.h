@@ -4,6 +4,7 @@
 // answers, which can be megabytes (`diff` of two unrelated logs).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -30,11 +31,17 @@ class JsonStream {
   void end();  // of the innermost object or array
   void key(std::string_view k);
   void value(const nlohmann::json& v);
+  // The same for a string, a count and null, without a json value made
+  // first (what the doctor's largest answers are mostly made of).
+  void string_value(std::string_view s);
+  void count_value(uint64_t n);
+  void null_value();
   // After the outermost value: the line's end, and everything out.
   void finish();
 
  private:
   void before_value();
+  void indent(size_t n);  // n spaces
 
   std::shared_ptr<nlohmann::detail::output_adapter_protocol<char>> out_;
   nlohmann::detail::serializer<nlohmann::json> serializer_;

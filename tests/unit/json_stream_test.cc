@@ -14,8 +14,12 @@ namespace {
 
 using nlohmann::json;
 
-// Streams `v` one member at a time down to `depth` levels, whole below.
+// Streams `v` one member at a time down to `depth` levels, whole below; a
+// string, unsigned number or null inside those levels without a json value.
 void stream(JsonStream& o, const json& v, int depth) {
+  if (depth > 0 && v.is_string()) return o.string_value(v.get_ref<const std::string&>());
+  if (depth > 0 && v.is_number_unsigned()) return o.count_value(v.get<uint64_t>());
+  if (depth > 0 && v.is_null()) return o.null_value();
   if (depth == 0 || !v.is_structured()) {
     o.value(v);
     return;
@@ -43,13 +47,35 @@ std::string streamed(const json& v, int depth) {
 
 std::string dumped(const json& v) { return v.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
 
+// Bytes of every kind: mostly printable ASCII, then quotes, backslashes,
+// control bytes, DEL, UTF-8 and bytes that are not UTF-8.
+std::string random_text(std::mt19937& rng) {
+  static const std::string kOdd[] = {
+      "\"",   "\\",       "\n",   "\t",       std::string(1, '\0'), "\x1f",
+      "\x7f", "\xc3\xa9", "\xff", "\xe2\x82", "\xf0\x9f\x98\x80"};
+  std::string s;
+  for (size_t n = rng() % 40; n > 0; --n) {
+    if (rng() % 8 == 0)
+      s += kOdd[rng() % std::size(kOdd)];
+    else
+      s += static_cast<char>(0x20 + rng() % 95);
+  }
+  return s;
+}
+
 json random_value(std::mt19937& rng, int depth) {
-  switch (depth == 0 ? rng() % 4 : rng() % 6) {
+  switch (depth == 0 ? rng() % 6 : rng() % 8) {
     case 0: return nullptr;
     case 1: return static_cast<int>(rng() % 2000) - 1000;
     case 2: return std::string("s\"\\\n\xff") + std::to_string(rng() % 10);
     case 3: return rng() % 2 == 0;
-    case 4: {
+    case 4:
+      return random_text(rng);
+    case 5: {
+      uint64_t n = (uint64_t{rng()} << 32 | rng()) >> (rng() % 64);
+      return rng() % 10 == 0 ? ~uint64_t{0} : n;
+    }
+    case 6: {
       json a = json::array();
       for (size_t n = rng() % 4; n > 0; --n) a.push_back(random_value(rng, depth - 1));
       return a;
