@@ -83,28 +83,41 @@ std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>&
 }
 
 // The files of one compile id that hold or were made from a payload, by
-// artifact name ("dynamo_output_graph"; "#2" for a second one of that name).
-std::vector<std::pair<std::string, const model::Output*>> payload_files(
-    const model::IndexEntry& e) {
-  std::vector<std::pair<std::string, const model::Output*>> out;
-  std::map<std::string, int> seen;
+// artifact name ("dynamo_output_graph"; "#2" for a second one of that name),
+// in log order; `sorted` then orders them by name for named().
+using NamedOutputs = std::vector<std::pair<std::string, const model::Output*>>;
+NamedOutputs payload_files(const model::IndexEntry& e) {
+  NamedOutputs out;
+  std::map<std::string_view, int> seen;  // views of the outputs' paths
   for (const auto& o : e.outputs) {
     if (o.is_link || !o.has_payload_md5()) continue;
-    std::string name = o.url.substr(o.url.rfind('/') + 1);
-    size_t dot = name.rfind('.');
-    std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
+    std::string_view stem = std::string_view(o.url).substr(o.url.rfind('/') + 1);
+    stem = stem.substr(0, stem.rfind('.'));
     // Without the file number (F12): "<stem>_<n>" -> "<stem>".
     size_t us = stem.rfind('_');
-    if (us != std::string::npos && us + 1 < stem.size() &&
+    if (us != std::string_view::npos && us + 1 < stem.size() &&
         std::all_of(stem.begin() + us + 1, stem.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      stem.resize(us);
+      stem = stem.substr(0, us);
     // Output code is named after its source file, a hash of the code: the
     // same artifact under another name in the other log.
-    if (stem.rfind("inductor_output_code_", 0) == 0) stem = "inductor_output_code";
+    constexpr std::string_view kCode = "inductor_output_code";
+    if (stem.size() > kCode.size() && stem.substr(0, kCode.size() + 1) == "inductor_output_code_")
+      stem = kCode;
     int n = ++seen[stem];
-    out.emplace_back(n == 1 ? stem : stem + " #" + std::to_string(n), &o);
+    out.emplace_back(n == 1 ? std::string(stem) : std::string(stem) + " #" + std::to_string(n), &o);
   }
   return out;
+}
+
+// The same ordered by name (names are distinct), and one found in them.
+NamedOutputs sorted(NamedOutputs v) {
+  std::sort(v.begin(), v.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  return v;
+}
+const model::Output* named(const NamedOutputs& by_name, std::string_view name) {
+  auto it = std::lower_bound(by_name.begin(), by_name.end(), name,
+                             [](const auto& x, std::string_view n) { return x.first < n; });
+  return it != by_name.end() && it->first == name ? it->second : nullptr;
 }
 
 std::map<std::string, const model::IndexEntry*> entries_of(const model::ReportModel& m) {
@@ -179,29 +192,27 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
   size_t first_change = r->artifacts.size();
   r->compile_ids_in_both.push_back(e.label());
   auto pa = payload_files(e), pb = payload_files(other);
-  std::map<std::string, const model::Output*> mb(pb.begin(), pb.end());
-  std::set<std::string> in_a;
+  NamedOutputs b_by_name = sorted(pb), a_by_name = sorted(pa);
   for (const auto& [name, o] : pa) {
-    in_a.insert(name);
-    auto it = mb.find(name);
+    const model::Output* ob = named(b_by_name, name);
     ArtifactChange c;
     c.compile_id = e.label();
     c.artifact = name;
     c.a = o;
-    if (it == mb.end()) {
+    if (!ob) {
       c.kind = ArtifactChange::kOnlyA;
       r->artifacts.push_back(std::move(c));
       continue;
     }
     ++r->artifacts_compared;
-    if (it->second->same_payload_md5(*o)) continue;
-    c.b = it->second;
-    c.operators = operator_deltas(o->operators, it->second->operators);
-    bool noise = o->noise_free_digest && o->noise_free_digest == it->second->noise_free_digest;
+    if (ob->same_payload_md5(*o)) continue;
+    c.b = ob;
+    c.operators = operator_deltas(o->operators, ob->operators);
+    bool noise = o->noise_free_digest && o->noise_free_digest == ob->noise_free_digest;
     (noise ? r->noise_only : r->artifacts).push_back(std::move(c));
   }
   for (const auto& [name, o] : pb)
-    if (!in_a.count(name)) {
+    if (!named(a_by_name, name)) {
       ArtifactChange c;
       c.kind = ArtifactChange::kOnlyB;
       c.compile_id = e.label();
@@ -218,13 +229,12 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
 // Every payload of both the same bytes under the same artifact names (the
 // outputs' places say which bytes; an output without one is not known to be).
 bool same_payloads(const model::IndexEntry& x, const model::IndexEntry& y) {
-  auto px = payload_files(x), py = payload_files(y);
+  auto px = payload_files(x), py = sorted(payload_files(y));
   if (px.size() != py.size()) return false;
-  std::map<std::string, const model::Output*> my(py.begin(), py.end());
   for (const auto& [name, o] : px) {
-    auto it = my.find(name);
-    if (it == my.end()) return false;
-    const model::Output& p = *it->second;
+    const model::Output* in_y = named(py, name);
+    if (!in_y) return false;
+    const model::Output& p = *in_y;
     if (!o->place || !p.place || !o->same_payload_md5(p) ||
         o->place->bytes_hash != p.place->bytes_hash)
       return false;
@@ -274,23 +284,18 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   for (const auto& [name, v] : stats)
     if (v.first != v.second) r.stats.push_back({name, v.first, v.second});
   auto ea = entries_of(a), eb = entries_of(b);
-  std::vector<const model::IndexEntry*> both;
-  for (const auto& [label, e] : ea) {
-    if (eb.count(label))
-      both.push_back(e);
-    else
-      r.compile_ids_only_a.push_back(label);
-  }
+  std::vector<const model::IndexEntry*> both, only_a, only_b;
+  for (const auto& [label, e] : ea) (eb.count(label) ? both : only_a).push_back(e);
   for (const auto& [label, e] : eb)
-    if (!ea.count(label)) r.compile_ids_only_b.push_back(label);
-  std::sort(both.begin(), both.end(), id_less);
-  auto by_id = [&](std::vector<std::string>& v,
-                   const std::map<std::string, const model::IndexEntry*>& m) {
-    std::sort(v.begin(), v.end(),
-              [&](const auto& x, const auto& y) { return id_less(m.at(x), m.at(y)); });
+    if (!ea.count(label)) only_b.push_back(e);
+  // In numeric order: "[0/2]" before "[0/10]".
+  auto by_id = [](std::vector<const model::IndexEntry*> v, std::vector<std::string>* labels) {
+    std::sort(v.begin(), v.end(), id_less);
+    for (const auto* e : v) labels->push_back(e->label());
   };
-  by_id(r.compile_ids_only_a, ea);
-  by_id(r.compile_ids_only_b, eb);
+  by_id(std::move(only_a), &r.compile_ids_only_a);
+  by_id(std::move(only_b), &r.compile_ids_only_b);
+  std::sort(both.begin(), both.end(), id_less);
 
   auto fa = frames_of(da), fb = frames_of(db);
   std::set<FrameKey> keys;
