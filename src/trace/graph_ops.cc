@@ -19,32 +19,48 @@ std::string_view trim_left(std::string_view s) {
 
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// The name a node's callee counts under, or "" when it is not an operator
-// (a submodule, a subgraph, a local function).
-std::string callee_name(std::string_view rhs) {
+// The name a node's callee counts under, into `name` ("" when it is not an
+// operator: a submodule, a subgraph, a local function); `name` is reused
+// from line to line (no allocation per node).
+void callee_name(std::string_view rhs, std::string* name) {
+  name->clear();
   size_t n = 0;
   while (n < rhs.size() && (ident(rhs[n]) || rhs[n] == '.')) ++n;
-  if (n == 0 || n == rhs.size() || rhs[n] != '(') return "";
+  if (n == 0 || n == rhs.size() || rhs[n] != '(') return;
   std::string_view callee = rhs.substr(0, n);
   if (starts(callee, "torch.ops.")) {
     std::string_view rest = callee.substr(10);  // NS.OP[.OVERLOAD]
     size_t dot = rest.find('.');
-    if (dot == std::string_view::npos || dot + 1 == rest.size()) return "";
+    if (dot == std::string_view::npos || dot + 1 == rest.size()) return;
     size_t end = rest.find('.', dot + 1);
-    return std::string(rest.substr(0, end));
+    name->assign(rest.substr(0, end));
+    return;
   }
-  if (starts(callee, "torch.") || starts(callee, "operator.") || starts(callee, "math."))
-    return std::string(callee);
+  if (starts(callee, "torch.") || starts(callee, "operator.") || starts(callee, "math.")) {
+    name->assign(callee);
+    return;
+  }
   size_t dot = callee.find('.');
-  if (dot == std::string_view::npos || dot == 0 || callee.find('.', dot + 1) != callee.npos)
-    return "";
+  if (dot == std::string_view::npos || dot == 0 || callee.find('.', dot + 1) != callee.npos) return;
   std::string_view value = callee.substr(0, dot), method = callee.substr(dot + 1);
-  if (value == "self" || method.empty()) return "";  // a submodule call
-  return "Tensor." + std::string(method);
+  if (value == "self" || method.empty()) return;  // a submodule call
+  name->assign("Tensor.");
+  name->append(method);
+}
+
+using Counts = std::map<std::string, uint32_t, std::less<>>;
+
+// One more of `name` (its key made only the first time).
+void count(Counts* counts, std::string_view name) {
+  auto it = counts->find(name);
+  if (it == counts->end())
+    counts->emplace(std::string(name), 1);
+  else
+    ++it->second;
 }
 
 // "Original ATen: [aten.t, aten.addmm]" -> each name.
-void aten_list(std::string_view line, std::map<std::string, uint32_t>* out) {
+void aten_list(std::string_view line, Counts* out) {
   constexpr std::string_view kMark = "Original ATen: [";
   size_t at = line.find(kMark);
   if (at == std::string_view::npos) return;
@@ -54,7 +70,7 @@ void aten_list(std::string_view line, std::map<std::string, uint32_t>* out) {
     size_t comma = list.find(',');
     std::string_view item = trim_left(list.substr(0, comma));
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (!item.empty()) ++(*out)[std::string(item)];
+    if (!item.empty()) count(out, item);
     if (comma == std::string_view::npos) break;
     list.remove_prefix(comma + 1);
   }
@@ -68,7 +84,8 @@ bool is_graph_artifact(std::string_view file_name) {
 }
 
 std::vector<OperatorCount> graph_operators(std::string_view payload, bool output_code) {
-  std::map<std::string, uint32_t> all, in_call;
+  Counts all, in_call;
+  std::string name;
   bool after_call = false;
   while (!payload.empty()) {
     size_t nl = payload.find('\n');
@@ -82,8 +99,8 @@ std::vector<OperatorCount> graph_operators(std::string_view payload, bool output
     if (line.empty() || line[0] == '#') continue;
     size_t eq = line.find(" = ");
     if (eq == std::string_view::npos) continue;
-    std::string name = callee_name(trim_left(line.substr(eq + 3)));
-    if (!name.empty()) ++all[name];
+    callee_name(trim_left(line.substr(eq + 3)), &name);
+    if (!name.empty()) count(&all, name);
   }
   if (!in_call.empty()) all = std::move(in_call);
   std::vector<OperatorCount> out;
