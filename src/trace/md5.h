@@ -28,10 +28,14 @@ Md5Digest md5(std::string_view message);
 void md5_many(const std::string_view* messages, size_t n, Md5Digest* out);
 
 namespace detail {
-// The two implementations behind md5_many, for tests. The lane version must
-// only be called when avx2_available() is true.
+// The implementations behind md5_many, for tests. The lane version must
+// only be called when avx2_available() is true: it takes AVX-512VL where
+// avx512_available() (md5_many_lanes_avx512), else AVX2.
 bool avx2_available();
+bool avx512_available();
 void md5_many_lanes(const std::string_view* messages, size_t n, Md5Digest* out);
+void md5_many_lanes_avx2(const std::string_view* messages, size_t n, Md5Digest* out);
+void md5_many_lanes_avx512(const std::string_view* messages, size_t n, Md5Digest* out);
 }  // namespace detail
 
 }  // namespace tlscope::trace
