@@ -26,7 +26,9 @@ int main() {
   std::vector<Md5Digest> one(views.size()), many(views.size());
   auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
   std::printf("%zu messages, %.1f MB; lanes available: %s\n", msgs.size(), total / 1e6,
-              tlscope::trace::detail::avx2_available() ? "yes (AVX2)" : "no");
+              !tlscope::trace::detail::avx2_available()    ? "no"
+              : tlscope::trace::detail::avx512_available() ? "yes (AVX-512VL)"
+                                                           : "yes (AVX2)");
   for (int rep = 0; rep < 3; ++rep) {
     auto t0 = std::chrono::steady_clock::now();
     for (size_t i = 0; i < views.size(); ++i) one[i] = tlscope::trace::md5(views[i]);
