@@ -109,9 +109,11 @@ NamedOutputs payload_files(const model::IndexEntry& e) {
   return out;
 }
 
-// The same ordered by name (names are distinct), and one found in them.
+// The same ordered by name, and one found in them: the first of that name in
+// log order, should a log name two files alike.
 NamedOutputs sorted(NamedOutputs v) {
-  std::sort(v.begin(), v.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::stable_sort(v.begin(), v.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   return v;
 }
 const model::Output* named(const NamedOutputs& by_name, std::string_view name) {

@@ -102,6 +102,14 @@ TEST(JsonStream, MemberByMemberIsTheDumpOfTheWhole) {
   }
 }
 
+// Indentation deeper than the stream's run of spaces (32).
+TEST(JsonStream, DeepNestingIsIndentedAsTheDump) {
+  json v = "leaf";
+  for (int level = 0; level < 24; ++level)
+    v = level % 2 ? json{{"k", v}, {"n", level}} : json{v, nullptr};
+  for (int depth : {3, 17, 30}) EXPECT_EQ(streamed(v, depth), dumped(v)) << depth;
+}
+
 TEST(JsonStream, ToAFile) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);
