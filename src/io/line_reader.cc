@@ -39,6 +39,15 @@ inline uint64_t ones(uint64_t x) {
   return (x * 0x0101010101010101ull) >> 56;
 }
 
+// Bit i: the byte after byte i of the 64 at `p` is a '\t' or a '\n' (a
+// payload line or an empty one goes on there); `nl` is bytes_equal(p, '\n').
+// Reads the byte at p + 64.
+inline uint64_t goes_on_after(const char* p, uint64_t nl) {
+  uint64_t go_on = (bytes_equal(p, '\t') | nl) >> 1;
+  if (p[64] == '\t' || p[64] == '\n') go_on |= uint64_t{1} << 63;
+  return go_on;
+}
+
 }  // namespace
 
 LineReader::LineReader(std::unique_ptr<ByteSource> source) : source_(std::move(source)) {
@@ -156,9 +165,7 @@ bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line
   uint64_t number = line_no_;
   for (size_t p = begin_; p < end_; p += 64) {
     uint64_t nl = bytes_equal(buf_ + p, '\n');
-    // Bit i: the byte after byte i goes on a run ('\t' or '\n').
-    uint64_t go_on = (bytes_equal(buf_ + p, '\t') | nl) >> 1;
-    if (buf_[p + 64] == '\t' || buf_[p + 64] == '\n') go_on |= uint64_t{1} << 63;
+    uint64_t go_on = goes_on_after(buf_ + p, nl);
     if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;
     uint64_t stop = nl & ~go_on;
     uint64_t take = stop ? nl & (((stop & (~stop + 1)) << 1) - 1) : nl;  // up to the stop
@@ -195,9 +202,7 @@ bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line
 size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const {
   for (size_t p = from; p < end_; p += 64) {
     uint64_t nl = bytes_equal(buf_ + p, '\n');
-    // Bit i: the byte after byte i goes on a run ('\t' or '\n').
-    uint64_t go_on = (bytes_equal(buf_ + p, '\t') | nl) >> 1;
-    if (buf_[p + 64] == '\t' || buf_[p + 64] == '\n') go_on |= uint64_t{1} << 63;
+    uint64_t go_on = goes_on_after(buf_ + p, nl);
     if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;
     if (uint64_t stop = nl & ~go_on) {
       int j = __builtin_ctzll(stop);
