@@ -304,8 +304,8 @@ void stream_artifacts(JsonStream& o, const DiffReport& d) {
     text_member(o, "artifact", c.artifact);
     text_member(o, "change", kind_name(c.kind));
     text_member(o, "compile_id", c.compile_id);
-    text_or_null_member(o, "file_a", c.a ? std::string_view(c.a->url) : std::string_view());
-    text_or_null_member(o, "file_b", c.b ? std::string_view(c.b->url) : std::string_view());
+    text_or_null_member(o, "file_a", c.file_a());
+    text_or_null_member(o, "file_b", c.file_b());
     text_or_null_member(o, "md5_a", c.md5_a());
     text_or_null_member(o, "md5_b", c.md5_b());
     o.key("operators");
