@@ -82,41 +82,70 @@ std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>&
   return out;
 }
 
-// The files of one compile id that hold or were made from a payload, by
-// artifact name ("dynamo_output_graph"; "#2" for a second one of that name),
-// in log order; `sorted` then orders them by name for named().
-using NamedOutputs = std::vector<std::pair<std::string, const model::Output*>>;
-NamedOutputs payload_files(const model::IndexEntry& e) {
-  NamedOutputs out;
-  std::map<std::string_view, int> seen;  // views of the outputs' paths
-  for (const auto& o : e.outputs) {
-    if (o.is_link || !o.has_payload_md5()) continue;
-    std::string_view stem = std::string_view(o.url).substr(o.url.rfind('/') + 1);
+// The artifact name of a log's payload files: the file's name without its
+// number (F12), and output code, which is named after its source file (a
+// hash of the code), under one name (the same artifact under another name
+// in the other log). Made once per name the log has.
+class ArtifactNames {
+ public:
+  explicit ArtifactNames(const model::CompileIndex& index)
+      : index_(index), names_(2 * index.texts().size()), made_(names_.size()) {}
+  const model::CompileIndex& index() const { return index_; }
+
+  std::string_view of(const model::PayloadFile& f) {
+    bool fixed = f.name == model::PayloadFile::kFixedPath;
+    size_t slot = 2 * size_t{fixed ? f.folder : f.name} + fixed;
+    if (!made_[slot]) {
+      made_[slot] = true;
+      names_[slot] = stem(index_.url_of(f));
+    }
+    return names_[slot];
+  }
+
+ private:
+  static std::string stem(std::string_view url) {
+    std::string_view stem = url.substr(url.rfind('/') + 1);
     stem = stem.substr(0, stem.rfind('.'));
-    // Without the file number (F12): "<stem>_<n>" -> "<stem>".
+    // Without the file number: "<stem>_<n>" -> "<stem>".
     size_t us = stem.rfind('_');
     if (us != std::string_view::npos && us + 1 < stem.size() &&
         std::all_of(stem.begin() + us + 1, stem.end(), [](char c) { return c >= '0' && c <= '9'; }))
       stem = stem.substr(0, us);
-    // Output code is named after its source file, a hash of the code: the
-    // same artifact under another name in the other log.
     constexpr std::string_view kCode = "inductor_output_code";
     if (stem.size() > kCode.size() && stem.substr(0, kCode.size() + 1) == "inductor_output_code_")
       stem = kCode;
+    return std::string(stem);
+  }
+
+  const model::CompileIndex& index_;
+  std::vector<std::string> names_;  // by text number, twice: as a name, as a fixed path
+  std::vector<bool> made_;
+};
+
+// The files of one compile id that hold or were made from a payload with a
+// declared digest, by artifact name ("#2" for a second one of that name), in
+// log order; `sorted` then orders them by name for named().
+using NamedFiles = std::vector<std::pair<std::string, const model::PayloadFile*>>;
+NamedFiles payload_files(const model::IndexEntry& e, ArtifactNames& names) {
+  NamedFiles out;
+  std::map<std::string_view, int> seen;  // views of `names`' names
+  for (const auto& f : e.payload_files) {
+    if (!f.md5.has()) continue;
+    std::string_view stem = names.of(f);
     int n = ++seen[stem];
-    out.emplace_back(n == 1 ? std::string(stem) : std::string(stem) + " #" + std::to_string(n), &o);
+    out.emplace_back(n == 1 ? std::string(stem) : std::string(stem) + " #" + std::to_string(n), &f);
   }
   return out;
 }
 
 // The same ordered by name, and one found in them: the first of that name in
 // log order, should a log name two files alike.
-NamedOutputs sorted(NamedOutputs v) {
+NamedFiles sorted(NamedFiles v) {
   std::stable_sort(v.begin(), v.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   return v;
 }
-const model::Output* named(const NamedOutputs& by_name, std::string_view name) {
+const model::PayloadFile* named(const NamedFiles& by_name, std::string_view name) {
   auto it = std::lower_bound(by_name.begin(), by_name.end(), name,
                              [](const auto& x, std::string_view n) { return x.first < n; });
   return it != by_name.end() && it->first == name ? it->second : nullptr;
@@ -159,9 +188,9 @@ std::vector<OperatorDelta> operator_deltas(const Operators& a, const Operators& 
 // The names of the operators of an entry's graphs (views of their lists).
 std::set<std::string_view> operator_names(const model::IndexEntry& e) {
   std::set<std::string_view> out;
-  for (const auto& o : e.outputs)
-    if (o.operators)
-      for (const auto& op : *o.operators) out.insert(op.name);
+  for (const auto& f : e.payload_files)
+    if (f.operators)
+      for (const auto& op : *f.operators) out.insert(op.name);
   return out;
 }
 
@@ -188,83 +217,100 @@ CompileOperators compile_operators(const std::string& id, const model::IndexEntr
   return c;
 }
 
+// The two logs' artifact names, and the report the diff adds to.
+struct Comparison {
+  ArtifactNames a, b;
+  DiffReport* r;
+};
+
+// An artifact of compile id `id` on one side or both.
+ArtifactChange change(const Comparison& c, const std::string& id, const std::string& name) {
+  ArtifactChange ch;
+  ch.compile_id = id;
+  ch.artifact = name;
+  ch.index_a = &c.a.index();
+  ch.index_b = &c.b.index();
+  return ch;
+}
+
 // The artifacts of a compile id both logs have, compared by payload (and
 // apart from noise), and the operators of its graphs.
-void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other, DiffReport* r) {
+void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other, Comparison* c) {
+  DiffReport* r = c->r;
   size_t first_change = r->artifacts.size();
-  r->compile_ids_in_both.push_back(e.label());
-  auto pa = payload_files(e), pb = payload_files(other);
-  NamedOutputs b_by_name = sorted(pb), a_by_name = sorted(pa);
-  for (const auto& [name, o] : pa) {
-    const model::Output* ob = named(b_by_name, name);
-    ArtifactChange c;
-    c.compile_id = e.label();
-    c.artifact = name;
-    c.a = o;
-    if (!ob) {
-      c.kind = ArtifactChange::kOnlyA;
-      r->artifacts.push_back(std::move(c));
+  std::string id = e.label();
+  r->compile_ids_in_both.push_back(id);
+  auto pa = payload_files(e, c->a), pb = payload_files(other, c->b);
+  NamedFiles b_by_name = sorted(pb), a_by_name = sorted(pa);
+  const auto &ta = c->a.index().texts(), &tb = c->b.index().texts();
+  for (const auto& [name, fa] : pa) {
+    const model::PayloadFile* fb = named(b_by_name, name);
+    ArtifactChange ch = change(*c, id, name);
+    ch.a = fa;
+    if (!fb) {
+      ch.kind = ArtifactChange::kOnlyA;
+      r->artifacts.push_back(std::move(ch));
       continue;
     }
     ++r->artifacts_compared;
-    if (ob->same_payload_md5(*o)) continue;
-    c.b = ob;
-    c.operators = operator_deltas(o->operators, ob->operators);
-    bool noise = o->noise_free_digest && o->noise_free_digest == ob->noise_free_digest;
-    (noise ? r->noise_only : r->artifacts).push_back(std::move(c));
+    if (fa->md5.same(fb->md5, ta, tb)) continue;
+    ch.b = fb;
+    ch.operators = operator_deltas(fa->operators, fb->operators);
+    bool noise = fa->has_digest && fb->has_digest && fa->digest == fb->digest;
+    (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
   }
-  for (const auto& [name, o] : pb)
+  for (const auto& [name, fb] : pb)
     if (!named(a_by_name, name)) {
-      ArtifactChange c;
-      c.kind = ArtifactChange::kOnlyB;
-      c.compile_id = e.label();
-      c.artifact = name;
-      c.b = o;
-      r->artifacts.push_back(std::move(c));
+      ArtifactChange ch = change(*c, id, name);
+      ch.kind = ArtifactChange::kOnlyB;
+      ch.b = fb;
+      r->artifacts.push_back(std::move(ch));
     }
   CompileOperators ops = compile_operators(
-      e.label(), e, other, std::span<const ArtifactChange>(r->artifacts).subspan(first_change));
+      id, e, other, std::span<const ArtifactChange>(r->artifacts).subspan(first_change));
   if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
     r->operators.push_back(std::move(ops));
 }
 
 // Every payload of both the same bytes under the same artifact names (the
-// outputs' places say which bytes; an output without one is not known to be).
-bool same_payloads(const model::IndexEntry& x, const model::IndexEntry& y) {
-  auto px = payload_files(x), py = sorted(payload_files(y));
+// files' places say which bytes; a file without one is not known to be).
+bool same_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::IndexEntry& y,
+                   ArtifactNames& ny) {
+  auto px = payload_files(x, nx), py = sorted(payload_files(y, ny));
   if (px.size() != py.size()) return false;
-  for (const auto& [name, o] : px) {
-    const model::Output* in_y = named(py, name);
-    if (!in_y) return false;
-    const model::Output& p = *in_y;
-    if (!o->place || !p.place || !o->same_payload_md5(p) ||
-        o->place->bytes_hash != p.place->bytes_hash)
+  for (const auto& [name, f] : px) {
+    const model::PayloadFile* g = named(py, name);
+    if (!g || !f->placed || !g->placed ||
+        !f->md5.same(g->md5, nx.index().texts(), ny.index().texts()) ||
+        f->bytes_hash != g->bytes_hash)
       return false;
   }
   // A payload outside payload_files (no declared digest) still has operators.
   auto unnamed = [](const model::IndexEntry& e) {
-    return std::any_of(e.outputs.begin(), e.outputs.end(), [](const model::Output& o) {
-      return (o.place || o.payload_key) && !o.has_payload_md5();
-    });
+    return std::any_of(
+        e.payload_files.begin(), e.payload_files.end(),
+        [](const model::PayloadFile& f) { return (f.placed || f.noted) && !f.md5.has(); });
   };
   return !unnamed(x) && !unnamed(y);
 }
 
 }  // namespace
 
-std::string ArtifactChange::text_of(const model::Output* o) {
-  if (!o) return {};
-  return o->holds_payload ? o->url : "payloads/" + model::safe_segment(o->payload_md5()) + ".txt";
+std::string ArtifactChange::text_of(const model::PayloadFile* f, const model::CompileIndex* index) {
+  if (!f) return {};
+  return f->holds_payload ? index->url_of(*f)
+                          : "payloads/" + model::safe_segment(f->md5.text(index->texts())) + ".txt";
 }
 
 CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b) {
   CompilesToCompare out;
   auto ea = entries_of(a), eb = entries_of(b);
+  ArtifactNames na(a.index), nb(b.index);
   const model::IndexEntry* first_a = a.index.entries().data();
   const model::IndexEntry* first_b = b.index.entries().data();
   for (const auto& [label, x] : ea) {
     auto it = eb.find(label);
-    if (it == eb.end() || same_payloads(*x, *it->second)) continue;
+    if (it == eb.end() || same_payloads(*x, na, *it->second, nb)) continue;
     out.a.push_back(static_cast<size_t>(x - first_a));
     out.b.push_back(static_cast<size_t>(it->second - first_b));
   }
@@ -314,7 +360,8 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   r.recompile_reasons = pattern_changes(recompile_patterns(da), recompile_patterns(db));
   r.graph_breaks = pattern_changes(break_patterns(da), break_patterns(db));
 
-  for (const auto* e : both) compare_compile(*e, *eb.at(e->label()), &r);
+  Comparison c{ArtifactNames(a.index), ArtifactNames(b.index), &r};
+  for (const auto* e : both) compare_compile(*e, *eb.at(e->label()), &c);
   return r;
 }
 

@@ -38,7 +38,7 @@ struct PatternChange {
 };
 
 // An operator whose count differs between the two sides' graph. Its name is
-// that of the graph's operator list (model::Output::operators), which must
+// that of the graph's operator list (model::PayloadFile::operators), which must
 // outlive it: 250,000 of them for an unrelated pair of 1 GB logs (24 bytes
 // each).
 struct OperatorDelta {
@@ -51,29 +51,31 @@ struct CountedOperator : OperatorDelta {
   std::string artifact;  // "aot_forward_graph"
 };
 
-// An artifact of a compile id that both logs have. It points at its output
-// in each model (null on the side that lacks it), which must outlive it: an
-// unrelated pair of 1 GB logs has 64,000 of them, and six strings each were
-// a fifth of diff's memory.
+// An artifact of a compile id that both logs have. It points at its payload
+// file in each model (null on the side that lacks it) and at that model's
+// index, which must outlive it: an unrelated pair of 1 GB logs has 64,000 of
+// them, and six strings each were a fifth of diff's memory.
 struct ArtifactChange {
   enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
   std::string compile_id;  // "[0/1]"
   std::string artifact;    // "dynamo_output_graph", "inductor_output_code_cabc" (#2 when repeated)
-  const model::Output* a = nullptr;
-  const model::Output* b = nullptr;
+  const model::PayloadFile* a = nullptr;
+  const model::PayloadFile* b = nullptr;
+  const model::CompileIndex* index_a = nullptr;
+  const model::CompileIndex* index_b = nullptr;
   std::vector<OperatorDelta> operators;  // graphs: operators whose count differs
   // Report-relative paths of the files ("" on a side without one).
-  std::string file_a() const { return a ? a->url : std::string(); }
-  std::string file_b() const { return b ? b->url : std::string(); }
+  std::string file_a() const { return a ? index_a->url_of(*a) : std::string(); }
+  std::string file_b() const { return b ? index_b->url_of(*b) : std::string(); }
   // Where the payload as text is in each report: the file itself when it
   // holds the payload, else its copy under payloads/ (F14).
-  std::string text_a() const { return text_of(a); }
-  std::string text_b() const { return text_of(b); }
-  std::string md5_a() const { return a ? a->payload_md5() : std::string(); }
-  std::string md5_b() const { return b ? b->payload_md5() : std::string(); }
+  std::string text_a() const { return text_of(a, index_a); }
+  std::string text_b() const { return text_of(b, index_b); }
+  std::string md5_a() const { return a ? a->md5.text(index_a->texts()) : std::string(); }
+  std::string md5_b() const { return b ? b->md5.text(index_b->texts()) : std::string(); }
 
  private:
-  static std::string text_of(const model::Output* o);
+  static std::string text_of(const model::PayloadFile* f, const model::CompileIndex* index);
 };
 
 // The operators of one compile id's graphs (FX graphs and output code,
@@ -119,7 +121,7 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
 // (Noise is seen through where both models were read with
 // IngestOptions::noise_digests; otherwise artifacts compare byte for byte.)
 
-// The compiles whose payload facts (Output::noise_free_digest, operators)
+// The compiles whose payload facts (PayloadFile::digest, operators)
 // diff_logs() reads, by index in each model's CompileIndex: those of a
 // compile id in both logs whose payloads are not the same bytes (where they
 // are, the compile has nothing to tell whatever its facts).

@@ -32,6 +32,7 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool 
   }
   report::Options opts;
   opts.command_line = command_line(argc, argv);
+  opts.payload_files = true;
   opts.noise_digests = !exact;
   for (auto [side, sub] : {std::pair{a, "a"}, std::pair{b, "b"}}) {
     std::string out = (std::filesystem::path(dir) / sub).string();

@@ -39,6 +39,8 @@ void read_both(Side* a, Side* b, bool exact) {
     ingest::IngestOptions opts;
     opts.stacks = false;  // neither the diff nor the doctor reads them
     opts.code_collectives = false;  // nor these (the rank analyses do)
+    opts.outputs = false;           // what the diff compares of them is kept instead
+    opts.payload_files = true;
     opts.noise_digests = !exact;
     // A payload is normalised only if the other log's differs (read again then).
     std::error_code ec;

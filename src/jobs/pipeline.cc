@@ -176,6 +176,7 @@ ingest::IngestOptions ingest_options(const Options& opts) {
   i.export_mode = opts.export_mode;
   i.provenance = opts.provenance;
   i.verbose = opts.verbose;
+  i.payload_files = opts.payload_files;
   i.noise_digests = opts.noise_digests;
   i.message_prefix = opts.message_prefix;
   return i;

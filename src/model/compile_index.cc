@@ -14,7 +14,7 @@ IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping)
     return entries_[*unknown_];
   }
   auto [it, inserted] = by_id_.try_emplace(*grouping, entries_.size());
-  if (inserted) entries_.push_back(IndexEntry{grouping, {}});
+  if (inserted) entries_.push_back(IndexEntry{grouping, {}, {}});
   return entries_[it->second];
 }
 
@@ -23,18 +23,36 @@ const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
   return it == by_id_.end() ? nullptr : &entries_[it->second];
 }
 
+PayloadFile& CompileIndex::add_payload_file(IndexEntry* e, std::string_view folder,
+                                            std::optional<std::string_view> name, uint64_t number) {
+  PayloadFile& f = e->payload_files.emplace_back();
+  f.folder = texts_.add(folder);
+  if (name) f.name = texts_.add(*name);
+  f.number = number;
+  return f;
+}
+
+std::string CompileIndex::url_of(const PayloadFile& f) const {
+  if (f.name == PayloadFile::kFixedPath) return texts_[f.folder];
+  return texts_[f.folder] + "/" + numbered_file(texts_[f.name], f.number);
+}
+
 void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
   for (auto& e : entries_)
-    for (auto& o : e.outputs)
-      if (o.payload_key != 0 && !o.noise_free_digest)
-        if (auto f = digests.find(o.payload_key)) {
-          o.noise_free_digest = f->digest;
-          o.operators = f->operators;
+    for (auto& f : e.payload_files)
+      if (f.noted && !f.has_digest)
+        if (auto facts = digests.find(f.key)) {
+          f.has_digest = true;
+          f.digest = facts->digest;
+          f.operators = facts->operators;
         }
 }
 
 void CompileIndex::shrink_to_fit() {
-  for (auto& e : entries_) e.outputs.shrink_to_fit();
+  for (auto& e : entries_) {
+    e.outputs.shrink_to_fit();
+    e.payload_files.shrink_to_fit();
+  }
 }
 
 namespace {
@@ -76,16 +94,35 @@ void Output::set_subgraph(std::string_view name) {
   if (!name.empty() || !rare().subgraph.empty()) edit_rare().subgraph = name;
 }
 
+namespace {
+
+// 32 lowercase hex digits into `bytes`; false for any other text.
+bool parse_md5(std::string_view md5, std::array<uint8_t, 16>* bytes) {
+  if (md5.size() != 2 * bytes->size()) return false;
+  for (size_t i = 0; i < bytes->size(); ++i) {
+    int hi = hex_digit(md5[2 * i]), lo = hex_digit(md5[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    (*bytes)[i] = static_cast<uint8_t>(hi * 16 + lo);
+  }
+  return true;
+}
+
+std::string md5_hex(const std::array<uint8_t, 16>& bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s(2 * bytes.size(), '0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    s[2 * i] = kHex[bytes[i] >> 4];
+    s[2 * i + 1] = kHex[bytes[i] & 15];
+  }
+  return s;
+}
+
+}  // namespace
+
 void Output::set_payload_md5(std::string_view md5) {
   md5_kind_ = kNoMd5;
   if (md5.empty()) return;
-  bool hex = md5.size() == 2 * md5_.size();
-  for (size_t i = 0; hex && i < md5_.size(); ++i) {
-    int hi = hex_digit(md5[2 * i]), lo = hex_digit(md5[2 * i + 1]);
-    hex = hi >= 0 && lo >= 0;
-    md5_[i] = static_cast<uint8_t>(hi * 16 + lo);
-  }
-  if (hex) {
+  if (parse_md5(md5, &md5_)) {
     md5_kind_ = kHexMd5;
   } else {
     edit_rare().md5_text = md5;
@@ -96,19 +133,54 @@ void Output::set_payload_md5(std::string_view md5) {
 std::string Output::payload_md5() const {
   if (md5_kind_ == kTextMd5) return rare().md5_text;
   if (md5_kind_ == kNoMd5) return {};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s(2 * md5_.size(), '0');
-  for (size_t i = 0; i < md5_.size(); ++i) {
-    s[2 * i] = kHex[md5_[i] >> 4];
-    s[2 * i + 1] = kHex[md5_[i] & 15];
-  }
-  return s;
+  return md5_hex(md5_);
 }
 
 bool Output::same_payload_md5(const Output& other) const {
   if (md5_kind_ != other.md5_kind_) return false;
   if (md5_kind_ == kHexMd5) return md5_ == other.md5_;
   return md5_kind_ == kNoMd5 || rare().md5_text == other.rare().md5_text;
+}
+
+void DeclaredMd5::set(std::string_view md5, TextTable* texts) {
+  kind_ = kNone;
+  if (md5.empty()) return;
+  kind_ = parse_md5(md5, &bytes_) ? kHex : kText + texts->add(md5);
+}
+
+std::string DeclaredMd5::text(const TextTable& texts) const {
+  if (kind_ >= kText) return texts[kind_ - kText];
+  if (kind_ == kNone) return {};
+  return md5_hex(bytes_);
+}
+
+bool DeclaredMd5::same(const DeclaredMd5& other, const TextTable& texts,
+                       const TextTable& other_texts) const {
+  if (kind_ < kText || other.kind_ < kText)
+    return kind_ == other.kind_ && (kind_ == kNone || bytes_ == other.bytes_);
+  return texts[kind_ - kText] == other_texts[other.kind_ - kText];
+}
+
+TextTable::TextTable(const TextTable& other) {
+  for (const auto& t : other.texts_) add(t);
+}
+
+TextTable& TextTable::operator=(const TextTable& other) {
+  if (this != &other) *this = TextTable(other);
+  return *this;
+}
+
+uint32_t TextTable::add(std::string_view text) {
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  auto id = static_cast<uint32_t>(texts_.size());
+  ids_.emplace(texts_.emplace_back(text), id);
+  return id;
+}
+
+std::string numbered_file(std::string_view name, uint64_t n) {
+  size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return fmt::format("{}_{}", name, n);
+  return fmt::format("{}_{}{}", name.substr(0, dot), n, name.substr(dot));
 }
 
 std::string safe_segment(std::string_view name) {

@@ -11,42 +11,20 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/payload_file.h"
 #include "trace/compile_id.h"
-#include "trace/graph_ops.h"
-#include "trace/noise.h"
 
 namespace tlscope::model {
 
-// Where an output's payload is in its (uncompressed) log, for its facts to be
-// made after the read (ingest::IngestOptions::noise_later): the offsets
-// io::payload_of_tab_lines() reads, a hash of the payload (trace::payload_hash)
-// to know it again, how it is a graph, and the key trace::NoiseDigests will
-// give it (a payload whose key is there already need not be read again).
-struct PayloadPlace {
-  uint64_t at = 0, end = 0;
-  uint64_t bytes_hash = 0;
-  uint64_t key = 0;
-  trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;
-};
-
 // One file, link or global file written for a compile id. Kept small: a
-// report or diff of a 1 GB log holds about 140,000 of them. What few outputs
+// report of a 1 GB log holds about 140,000 of them (`tlscope diff` keeps a
+// PayloadFile instead). What few outputs
 // have (a link's name, a subgraph, a kernel companion, an MD5 that is not
 // 32 lowercase hex digits) is kept apart, shared between copies until one
 // of them changes it.
 struct Output {
   std::string url;  // relative path, or the external URL of a link
   uint64_t number = 0;
-  // A digest of the payload without run-to-run noise (trace/noise.h,
-  // noise_free_digest), when ingest was asked for it (tlscope diff).
-  std::optional<uint64_t> noise_free_digest;
-  uint64_t payload_key = 0;  // what trace::NoiseDigests::note() named the payload, with the above
-  // The operators of a graph payload (trace/graph_ops.h), asked for with
-  // noise_free_digest; null otherwise. Shared by the outputs of one payload.
-  std::shared_ptr<const std::vector<trace::OperatorCount>> operators;
-  // With IngestOptions::noise_later: where the payload is, instead of the
-  // above (until ingest::note_placed_payloads()).
-  std::optional<PayloadPlace> place;
   bool holds_payload = false;  // the file is the payload (else payloads/<md5>.txt)
   bool is_link = false;
 
@@ -85,7 +63,8 @@ struct Output {
 
 struct IndexEntry {
   std::optional<trace::CompileId> id;  // nullopt: the "(unknown)" group
-  std::vector<Output> outputs;
+  std::vector<Output> outputs;         // with IngestOptions::outputs
+  std::vector<PayloadFile> payload_files;  // with IngestOptions::payload_files
   std::string label() const { return id ? id->display() : "(unknown)"; }
   // Key in compile_directory.json.
   std::string json_key() const { return id ? id->display() : "unknown"; }
@@ -98,14 +77,24 @@ class CompileIndex {
   const std::vector<IndexEntry>& entries() const { return entries_; }
   IndexEntry& entry(size_t i) { return entries_[i]; }
   const IndexEntry* find(const trace::CompileId& grouping) const;
-  // Sets each output's noise_free_digest and operators that `digests` has
-  // (by payload_key) and it lacks.
+  // A payload file of `e`: at "<folder>/<numbered name>", or with no name
+  // at the fixed path `folder`.
+  PayloadFile& add_payload_file(IndexEntry* e, std::string_view folder,
+                                std::optional<std::string_view> name, uint64_t number);
+  // Its report path.
+  std::string url_of(const PayloadFile& f) const;
+  // The texts its pieces and digests name.
+  const TextTable& texts() const { return texts_; }
+  TextTable* edit_texts() { return &texts_; }
+  // Sets the facts of each payload file that `digests` has (by key) and it
+  // lacks.
   void fill_noise_digests(const trace::NoiseDigests& digests);
-  // Gives back the room each entry's outputs grew into and did not use (a
+  // Gives back the room each entry's lists grew into and did not use (a
   // quarter of them on average): for a model kept once the log is read.
   void shrink_to_fit();
 
  private:
+  TextTable texts_;
   std::vector<IndexEntry> entries_;
   std::unordered_map<trace::CompileId, size_t, trace::CompileIdHash> by_id_;
   std::optional<size_t> unknown_;

@@ -10,7 +10,9 @@ struct Options {
   bool plain_text = false;
   bool raw_log_gz = true;  // write raw.log.gz (--no-raw-log-gz: not)
   bool verbose = false;
-  bool noise_digests = false;  // tlscope diff -o: digests without run-to-run noise
+  bool payload_files =
+      false;  // tlscope diff -o: each compile's payload files, as a diff compares them
+  bool noise_digests = false;  // with them, digests without run-to-run noise
   bool strict = false;
   bool strict_compile_id = false;
   bool export_mode = false;  // --export: draft-export report (part F)

@@ -51,7 +51,7 @@ uint64_t noise_free_digest(std::string_view text);
 class NoiseDigests {
  public:
   // How a payload's operators are counted (trace::graph_operators).
-  enum class Graph { kNone, kFx, kOutputCode };
+  enum class Graph : uint8_t { kNone, kFx, kOutputCode };
   struct Facts {
     uint64_t digest = 0;
     std::shared_ptr<const std::vector<OperatorCount>> operators;  // null unless a graph

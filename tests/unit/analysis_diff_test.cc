@@ -32,20 +32,36 @@ bool has(const std::string& text, const std::string& part) {
 trace::CompileId id_of(const char* bare) { return *trace::parse_bare_compile_id(bare); }
 
 // A file of a compile that holds (or was made from) a payload.
-model::Output file(const std::string& url, const std::string& md5,
-                   const std::string& noise_free = "", Ops ops = {}, bool holds = true) {
-  model::Output o;
-  o.url = url;
-  o.set_payload_md5(md5);
-  if (!noise_free.empty()) o.noise_free_digest = std::hash<std::string>{}(noise_free);
-  if (!ops.empty()) o.operators = std::make_shared<const Ops>(std::move(ops));
-  o.holds_payload = holds;
-  return o;
+struct File {
+  std::string url, md5, noise_free;
+  Ops ops;
+  bool holds = true;
+};
+File file(const std::string& url, const std::string& md5, const std::string& noise_free = "",
+          Ops ops = {}, bool holds = true) {
+  return {url, md5, noise_free, std::move(ops), holds};
 }
 
-void add(model::ReportModel* m, const char* bare, std::vector<model::Output> outputs) {
+// Adds `f` to compile `e` of `m`: its path "<folder>/<name>_<n>.<ext>" in
+// the pieces the index keeps, which make the same path again.
+void add_file(model::ReportModel* m, model::IndexEntry* e, const File& f) {
+  size_t slash = f.url.find('/'), dot = f.url.rfind('.'), us = f.url.rfind('_', dot);
+  std::string name = f.url.substr(slash + 1, us - slash - 1) + f.url.substr(dot);
+  uint64_t n = std::stoull(f.url.substr(us + 1, dot - us - 1));
+  auto& p = m->index.add_payload_file(e, f.url.substr(0, slash), name, n);
+  EXPECT_EQ(m->index.url_of(p), f.url);
+  p.md5.set(f.md5, m->index.edit_texts());
+  if (!f.noise_free.empty()) {
+    p.has_digest = true;
+    p.digest = std::hash<std::string>{}(f.noise_free);
+  }
+  if (!f.ops.empty()) p.operators = std::make_shared<const Ops>(f.ops);
+  p.holds_payload = f.holds;
+}
+
+void add(model::ReportModel* m, const char* bare, const std::vector<File>& files) {
   auto& e = m->index.touch(id_of(bare).grouping());
-  for (auto& o : outputs) e.outputs.push_back(std::move(o));
+  for (const auto& f : files) add_file(m, &e, f);
 }
 
 DiffReport diff(const model::ReportModel& a, const model::ReportModel& b) {
@@ -125,12 +141,8 @@ TEST(DiffLogs, ArtifactsChangedOnlyInOneSideOrOnlyNoise) {
        file("-_0_0_0/inductor_output_code_cabc_1.html", "code", "codeN", {}, false),
        file("-_0_0_0/dynamo_guards_2.html", "guardsA", "guardsN", {}, false),
        file("-_0_0_0/only_in_a_3.txt", "oa")});
-  model::Output link;
-  link.set_link_name("Perfetto");
-  link.url = "https://ui.perfetto.dev";
-  link.is_link = true;
   add(&b, "0/0",
-      {link, file("-_0_0_0/compilation_metrics_0.html", ""),  // no payload: not compared
+      {file("-_0_0_0/compilation_metrics_0.html", ""),  // no declared digest: not compared
        file("-_0_0_0/dynamo_output_graph_1.txt", "gb", "gnb"),
        file("-_0_0_0/inductor_output_code_cxyz_2.html", "code", "codeN", {}, false),
        file("-_0_0_0/dynamo_guards_3.html", "guardsB", "guardsN", {}, false),
@@ -517,9 +529,9 @@ TEST(DiffText, LongListsAreCut) {
   for (const auto& id : ids) add(&a, id.c_str(), {});
   add(&b, "1/0", {});
   for (int i = 0; i < 35; ++i)
-    b.index.touch(id_of("1/0").grouping())
-        .outputs.push_back(file("-_1_0_0/x_" + std::to_string(i) + "_" + std::to_string(i) + ".txt",
-                                "m" + std::to_string(i)));
+    add_file(&b, &b.index.touch(id_of("1/0").grouping()),
+             file("-_1_0_0/x_" + std::to_string(i) + "_" + std::to_string(i) + ".txt",
+                  "m" + std::to_string(i)));
   add(&a, "1/0", {});
   DiffReport d = diff(a, b);
   EXPECT_EQ(d.compile_ids_only_a.size(), 15u);

@@ -72,6 +72,7 @@ model::ReportModel read_text(const std::string& log, bool noise_digests) {
   model::ReportModel m;
   m.input_path = "test.log";
   ingest::ReadOptions opts;
+  opts.ingest.payload_files = true;  // diff-able
   opts.ingest.noise_digests = noise_digests;
   ingest::read_records(lines, &m, opts);
   // A test log that does not read cleanly would test nothing.

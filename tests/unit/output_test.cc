@@ -1,5 +1,6 @@
-// model::Output keeps what few outputs have apart and an MD5 as 16 bytes:
-// every value must come back as it was set, and copies must not share edits.
+// model::Output keeps what few outputs have apart and an MD5 as 16 bytes, and
+// model::PayloadFile its path in shared pieces and its MD5 likewise: every
+// value must come back as it was set, and copies must not share edits.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -11,6 +12,7 @@
 namespace {
 
 using tlscope::model::Output;
+using namespace tlscope::model;
 
 std::string random_md5_like(std::mt19937* rng) {
   static const std::string kAlphabets[] = {"0123456789abcdef", "0123456789ABCDEFabcdef",
@@ -39,6 +41,64 @@ TEST(Output, APayloadMd5ComesBackAsTheLogWroteIt) {
     for (size_t j = 0; j < md5s.size(); j += 7)
       ASSERT_EQ(outputs[i].same_payload_md5(outputs[j]), md5s[i] == md5s[j])
           << md5s[i] << " " << md5s[j];
+}
+
+// The same for a payload file's digest, each side read into its own table
+// (a diff compares files of two logs).
+TEST(PayloadFile, ADeclaredMd5ComesBackAsTheLogWroteItWhicheverTable) {
+  std::mt19937 rng(11);
+  std::vector<std::string> md5s = {"", "d41d8cd98f00b204e9800998ecf8427e",
+                                   "D41D8CD98F00B204E9800998ECF8427E", "not a digest"};
+  for (int i = 0; i < 3000; ++i) md5s.push_back(random_md5_like(&rng));
+  TextTable ta, tb;
+  tb.add("a text first, so that numbers differ between the tables");
+  std::vector<DeclaredMd5> a(md5s.size()), b(md5s.size());
+  for (size_t i = 0; i < md5s.size(); ++i) {
+    a[i].set(md5s[i], &ta);
+    b[md5s.size() - 1 - i].set(md5s[md5s.size() - 1 - i], &tb);
+  }
+  for (size_t i = 0; i < md5s.size(); ++i) {
+    ASSERT_EQ(a[i].text(ta), md5s[i]);
+    ASSERT_EQ(b[i].text(tb), md5s[i]);
+    EXPECT_EQ(a[i].has(), !md5s[i].empty());
+  }
+  for (size_t i = 0; i < 300; ++i)
+    for (size_t j = 0; j < md5s.size(); j += 7)
+      ASSERT_EQ(a[i].same(b[j], ta, tb), md5s[i] == md5s[j]) << md5s[i] << " " << md5s[j];
+}
+
+// A table's copy names the same texts by the same numbers, and is its own.
+TEST(PayloadFile, ATextTableCopyIsItsOwn) {
+  TextTable t;
+  std::vector<uint32_t> ids;
+  for (int i = 0; i < 100; ++i) ids.push_back(t.add("text " + std::to_string(i % 60)));
+  EXPECT_EQ(t.size(), 60u);
+  EXPECT_EQ(ids[0], ids[60]);
+  TextTable copy = t;
+  t = TextTable();  // the original's texts gone
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(copy[ids[i]], "text " + std::to_string(i % 60));
+    EXPECT_EQ(copy.add("text " + std::to_string(i % 60)), ids[i]);
+  }
+  TextTable moved = std::move(copy);
+  EXPECT_EQ(moved.add("text 7"), ids[7]);
+  EXPECT_EQ(moved.size(), 60u);
+}
+
+// A payload file's path is made again from its pieces as ingest made it.
+TEST(PayloadFile, ThePathComesBackFromItsPieces) {
+  CompileIndex index;
+  IndexEntry* e = &index.touch(std::nullopt);
+  auto url = [&](std::string_view folder, std::optional<std::string_view> name, uint64_t n) {
+    return index.url_of(index.add_payload_file(e, folder, name, n));
+  };
+  EXPECT_EQ(url("-_0_0_0", "dynamo_output_graph.txt", 12), "-_0_0_0/dynamo_output_graph_12.txt");
+  EXPECT_EQ(url("-_0_0_0", "no_extension", 3), "-_0_0_0/no_extension_3");
+  EXPECT_EQ(url("dump_file/model.py.html", std::nullopt, 40), "dump_file/model.py.html");
+  EXPECT_EQ(url("-_1_0_0", "a.b.c", 0), "-_1_0_0/a.b_0.c");
+  EXPECT_EQ(e->payload_files[0].folder, e->payload_files[1].folder);  // kept once
+  EXPECT_EQ(index.texts().size(), 6u);
+  EXPECT_EQ(numbered_file(".hidden", 2), ".hidden_2");
 }
 
 TEST(Output, ACopyKeepsItsOwnRareFields) {

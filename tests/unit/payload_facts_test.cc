@@ -1,7 +1,7 @@
 // The facts `tlscope diff` compares of a payload, made after the read from
 // the bytes where the payload was (IngestOptions::noise_later,
 // ingest::note_placed_payloads), against the same facts made as the log is
-// read: equal for every output of every real log at hand. A log changed
+// read: equal for every payload file of every real log at hand. A log changed
 // after its read is said, and its changed payloads get no facts.
 #include <gtest/gtest.h>
 
@@ -41,6 +41,8 @@ fs::path plain_copy(const fs::path& log) {
 
 model::ReportModel read(const fs::path& log, bool later, trace::NoiseDigests* digests) {
   IngestOptions opts;
+  opts.outputs = false;  // as tlscope diff reads
+  opts.payload_files = true;
   opts.noise_digests = true;
   opts.noise_later = later;
   opts.shared_noise_digests = digests;
@@ -55,7 +57,7 @@ std::vector<size_t> all_entries(const model::CompileIndex& index) {
   return out;
 }
 
-// The facts of every output of `log` both ways; the outputs placed.
+// The facts of every payload file of `log` both ways; the files placed.
 size_t compare_facts(const fs::path& log) {
   fs::path plain = plain_copy(log);
   trace::NoiseDigests now_digests, later_digests;
@@ -63,7 +65,7 @@ size_t compare_facts(const fs::path& log) {
   model::ReportModel later = read(plain, true, &later_digests);
   size_t placed = 0;
   for (const auto& e : later.index.entries())
-    for (const auto& o : e.outputs) placed += o.place.has_value();
+    for (const auto& f : e.payload_files) placed += f.placed;
   std::string error;
   EXPECT_TRUE(note_placed_payloads(plain.string(), &later.index, all_entries(later.index),
                                    &later_digests, &error))
@@ -73,13 +75,18 @@ size_t compare_facts(const fs::path& log) {
   const auto &a = now.index.entries(), &b = later.index.entries();
   EXPECT_EQ(a.size(), b.size()) << log;
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    EXPECT_EQ(a[i].outputs.size(), b[i].outputs.size()) << log;
-    for (size_t k = 0; k < std::min(a[i].outputs.size(), b[i].outputs.size()); ++k) {
-      const model::Output &x = a[i].outputs[k], &y = b[i].outputs[k];
-      EXPECT_EQ(x.noise_free_digest, y.noise_free_digest) << log << " " << x.url;
-      EXPECT_EQ(x.operators == nullptr, y.operators == nullptr) << log << " " << x.url;
+    EXPECT_EQ(a[i].payload_files.size(), b[i].payload_files.size()) << log;
+    for (size_t k = 0; k < std::min(a[i].payload_files.size(), b[i].payload_files.size()); ++k) {
+      const model::PayloadFile &x = a[i].payload_files[k], &y = b[i].payload_files[k];
+      std::string url = now.index.url_of(x);
+      EXPECT_EQ(url, later.index.url_of(y)) << log;
+      EXPECT_TRUE(x.noted && y.noted) << log << " " << url;
+      EXPECT_EQ(x.key, y.key) << log << " " << url;
+      EXPECT_TRUE(x.has_digest && y.has_digest) << log << " " << url;
+      EXPECT_EQ(x.digest, y.digest) << log << " " << url;
+      EXPECT_EQ(x.operators == nullptr, y.operators == nullptr) << log << " " << url;
       if (x.operators && y.operators) {
-        EXPECT_EQ(*x.operators, *y.operators) << log << " " << x.url;
+        EXPECT_EQ(*x.operators, *y.operators) << log << " " << url;
       }
     }
   }
@@ -122,19 +129,19 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   fs::path plain = plain_copy(TLSCOPE_EXAMPLES "/example.log");
   trace::NoiseDigests digests;
   model::ReportModel m = read(plain, true, &digests);
-  model::Output* changed = nullptr;
+  model::PayloadFile* changed = nullptr;
   size_t placed = 0;
   for (const auto& e : m.index.entries())
-    for (const auto& o : e.outputs) placed += o.place.has_value();
+    for (const auto& f : e.payload_files) placed += f.placed;
   for (size_t i = 0; i < m.index.entries().size() && !changed; ++i)
-    for (auto& o : m.index.entry(i).outputs)
-      if (o.place && o.place->end - o.place->at > 10) {
-        changed = &o;
+    for (auto& f : m.index.entry(i).payload_files)
+      if (f.placed && f.length > 10) {
+        changed = &f;
         break;
       }
   ASSERT_TRUE(changed);
   std::string text = read_all(plain);
-  char& c = text[changed->place->at + 5];
+  char& c = text[changed->at + 5];
   c = c == 'x' ? 'y' : 'x';
   std::ofstream(plain, std::ios::binary | std::ios::trunc) << text;
   std::string error;
@@ -145,8 +152,8 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   m.index.fill_noise_digests(digests);
   size_t with_facts = 0;
   for (const auto& e : m.index.entries())
-    for (const auto& o : e.outputs) with_facts += o.place && o.noise_free_digest.has_value();
-  EXPECT_FALSE(changed->noise_free_digest.has_value());
+    for (const auto& f : e.payload_files) with_facts += f.placed && f.has_digest;
+  EXPECT_FALSE(changed->has_digest);
   EXPECT_EQ(with_facts, placed - 1);
   // A log that is gone: said, nothing noted.
   trace::NoiseDigests fresh;
@@ -178,14 +185,16 @@ TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
   second.index.fill_noise_digests(digests);
   size_t placed = 0;
   for (size_t i = 0; i < first.index.entries().size(); ++i)
-    for (size_t k = 0; k < first.index.entries()[i].outputs.size(); ++k) {
-      const model::Output &x = first.index.entries()[i].outputs[k],
-                          &y = second.index.entries()[i].outputs[k];
-      if (!x.place) continue;
+    for (size_t k = 0; k < first.index.entries()[i].payload_files.size(); ++k) {
+      const model::PayloadFile &x = first.index.entries()[i].payload_files[k],
+                               &y = second.index.entries()[i].payload_files[k];
+      if (!x.placed) continue;
       ++placed;
-      EXPECT_EQ(y.payload_key, x.payload_key) << x.url;
-      EXPECT_TRUE(y.noise_free_digest.has_value()) << x.url;
-      EXPECT_EQ(y.noise_free_digest, x.noise_free_digest) << x.url;
+      std::string url = first.index.url_of(x);
+      EXPECT_TRUE(y.noted) << url;
+      EXPECT_EQ(y.key, x.key) << url;
+      EXPECT_TRUE(y.has_digest) << url;
+      EXPECT_EQ(y.digest, x.digest) << url;
     }
   EXPECT_GT(placed, 20u);
 }

@@ -10,18 +10,6 @@
 #include "trace/payload_hash.h"
 
 namespace tlscope::ingest {
-namespace {
-
-// F12: "<stem>_<n>.<ext>"; the extension is after the last '.', a leading dot
-// does not count.
-std::string splice_number(const std::string& base, uint64_t n) {
-  size_t dot = base.rfind('.');
-  if (dot == std::string::npos || dot == 0) return fmt::format("{}_{}", base, n);
-  return fmt::format("{}_{}{}", base.substr(0, dot), n, base.substr(dot));
-}
-
-}  // namespace
-
 std::string_view IngestContext::subgraph_name() const {
   return env.has(trace::Key::kSubgraphName)
              ? env.value(trace::Key::kSubgraphName).get_string().value_unsafe()
@@ -30,16 +18,18 @@ std::string_view IngestContext::subgraph_name() const {
 
 std::string IngestContext::add_file(std::string_view base_name, bool holds_payload) {
   uint64_t n = b.next_number();
-  std::string rel = folder + "/" + splice_number(model::safe_segment(base_name), n);
+  std::string name = model::safe_segment(base_name);
+  std::string rel = folder + "/" + model::numbered_file(name, n);
   if (holds_payload) payload_file = rel;
+  using Graph = trace::NoiseDigests::Graph;
+  add_payload_facts(folder, name, n, holds_payload,
+                    !trace::is_graph_artifact(base_name)                ? Graph::kNone
+                    : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
+                                                                        : Graph::kFx);
   if (!b.options().outputs) return rel;
   model::Output o;
   o.set_subgraph(subgraph_name());
   if (rec.has_payload) o.set_payload_md5(env.has_payload());
-  using Graph = trace::NoiseDigests::Graph;
-  note_payload(&o, !trace::is_graph_artifact(base_name)                ? Graph::kNone
-                   : base_name.substr(0, 20) == "inductor_output_code" ? Graph::kOutputCode
-                                                                       : Graph::kFx);
   o.holds_payload = holds_payload;
   o.url = rel;
   o.number = n;
@@ -48,15 +38,32 @@ std::string IngestContext::add_file(std::string_view base_name, bool holds_paylo
   return rel;
 }
 
-void IngestContext::note_payload(model::Output* o, trace::NoiseDigests::Graph graph) {
-  if (!rec.has_payload || !b.options().noise_digests) return;
+void IngestContext::add_payload_facts(std::string_view where, std::optional<std::string_view> name,
+                                      uint64_t number, bool holds_payload,
+                                      trace::NoiseDigests::Graph graph) {
+  // `tlscope diff` compares the payload files of compile ids only.
+  if (!b.options().payload_files || !entry->id || !rec.has_payload) return;
+  std::string_view md5 = env.has_payload();
+  bool facts = b.options().noise_digests;
+  if (md5.empty() && !facts) return;
+  auto& index = b.model().index;
+  model::PayloadFile& f = index.add_payload_file(entry, where, name, number);
+  f.md5.set(md5, index.edit_texts());
+  f.holds_payload = holds_payload;
+  f.graph = graph;
+  if (!facts) return;
   uint64_t hash = rec.payload_hash ? rec.payload_hash : trace::payload_hash(rec.payload());
-  if (b.options().noise_later && rec.payload_end > rec.payload_at)
-    o->place =
-        model::PayloadPlace{rec.payload_at, rec.payload_end, hash,
-                            trace::NoiseDigests::key_of(hash, rec.payload().size(), graph), graph};
-  else
-    o->payload_key = b.noise_digests().note(rec.payload(), graph, hash);
+  f.key = trace::NoiseDigests::key_of(hash, rec.payload().size(), graph);
+  if (b.options().noise_later && rec.payload_end > rec.payload_at &&
+      rec.payload_end - rec.payload_at <= UINT32_MAX) {
+    f.placed = true;
+    f.at = rec.payload_at;
+    f.length = static_cast<uint32_t>(rec.payload_end - rec.payload_at);
+    f.bytes_hash = hash;
+  } else {
+    f.key = b.noise_digests().note(rec.payload(), graph, hash);
+    f.noted = true;
+  }
 }
 
 std::string IngestContext::add_payload_file(std::string_view base_name) {
@@ -67,11 +74,11 @@ std::string IngestContext::add_payload_file(std::string_view base_name) {
 
 void IngestContext::add_global(const std::string& rel) {
   uint64_t n = b.next_number();
+  add_payload_facts(rel, std::nullopt, n, false, trace::NoiseDigests::Graph::kNone);
   if (!b.options().outputs) return;
   model::Output o;
   o.set_subgraph(subgraph_name());
   if (rec.has_payload) o.set_payload_md5(env.has_payload());
-  note_payload(&o, trace::NoiseDigests::Graph::kNone);
   o.url = rel;
   o.number = n;
   o.mark_cache(rel);

@@ -114,9 +114,12 @@ struct IngestContext {
   std::string add_payload_file(std::string_view base_name);
   // Registers a file at a fixed path (dump_file/...), consuming a number.
   void add_global(const std::string& rel);
-  // The payload's facts for `tlscope diff` (IngestOptions::noise_digests), or
-  // where it is (noise_later).
-  void note_payload(model::Output* o, trace::NoiseDigests::Graph graph);
+  // With IngestOptions::payload_files: the file as `tlscope diff` compares it
+  // (in `folder`, or at the fixed path `where` without a name), with the
+  // payload's facts (IngestOptions::noise_digests) or where it is
+  // (noise_later).
+  void add_payload_facts(std::string_view where, std::optional<std::string_view> name,
+                         uint64_t number, bool holds_payload, trace::NoiseDigests::Graph graph);
   void add_link(std::string_view name, std::string_view url);
 };
 

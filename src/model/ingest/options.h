@@ -15,14 +15,19 @@ struct IngestOptions {
   bool export_mode = false;  // --export: only the export keys are taken
   bool provenance = false;   // note where the provenance pages find their inputs
   bool verbose = false;
-  bool noise_digests = false;  // each output's Output::noise_free_digest (tlscope diff)
+  // Keep, per compile id, what `tlscope diff` compares of each file made from
+  // a payload (IndexEntry::payload_files): with outputs = false, what a diff
+  // keeps instead of the outputs.
+  bool payload_files = false;
+  // With payload_files: each one's noise-free digest (PayloadFile::digest).
+  bool noise_digests = false;
   // With noise_digests: the digests of another log read at the same time,
   // shared (each distinct payload normalised once); its owner fills what
   // each model lacks once both are read (CompileIndex::fill_noise_digests).
   trace::NoiseDigests* shared_noise_digests = nullptr;
   // With noise_digests: a payload of an uncompressed log is not normalised
-  // as it is read; its output keeps where it is (Output::place), and the
-  // caller has the facts of the outputs it compares made later
+  // as it is read; its file keeps where it is (PayloadFile::at), and the
+  // caller has the facts of the files it compares made later
   // (ingest::note_placed_payloads). `tlscope diff` needs them only where the
   // two logs' payloads differ.
   bool noise_later = false;
@@ -34,8 +39,8 @@ struct IngestOptions {
   // Check each payload's MD5 (stats.fail_payload_md5). The doctor's summary
   // and check show no statistics, and skip it: it is most of their time.
   bool payload_md5 = true;
-  // Keep each compile's list of outputs (CompileIndex). Only pages, diff and
-  // the rank analyses read it; the doctor of one log does not, and it is most
+  // Keep each compile's list of outputs (CompileIndex). Only pages and the
+  // rank analyses read it; the doctor of one log does not, and it is most
   // of that model's memory.
   bool outputs = true;
   // With outputs: count the collectives of each compile's first output code

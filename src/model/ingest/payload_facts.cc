@@ -33,24 +33,24 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
   std::string bytes;
   size_t lost = 0;
   for (size_t i : entries) {
-    for (auto& o : index->entry(i).outputs) {
-      if (!o.place || o.payload_key) continue;
-      const model::PayloadPlace& p = *o.place;
-      if (digests->has(p.key)) {  // the same bytes met before, in either log
-        o.payload_key = p.key;
+    for (auto& f : index->entry(i).payload_files) {
+      if (!f.placed || f.noted) continue;
+      if (digests->has(f.key)) {  // the same bytes met before, in either log
+        f.noted = true;
         continue;
       }
       if (fd < 0 && (fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
         *error = log + ": " + std::strerror(errno);
         return false;
       }
-      bytes.resize(p.end - p.at);
-      if (!read_at(fd, p.at, &bytes) ||
-          (io::strip_tab_lines(&bytes), trace::payload_hash(bytes) != p.bytes_hash)) {
+      bytes.resize(f.length);
+      if (!read_at(fd, f.at, &bytes) ||
+          (io::strip_tab_lines(&bytes), trace::payload_hash(bytes) != f.bytes_hash)) {
         ++lost;
         continue;
       }
-      o.payload_key = digests->note(bytes, p.graph, p.bytes_hash);
+      f.key = digests->note(bytes, f.graph, f.bytes_hash);
+      f.noted = true;
     }
   }
   if (fd >= 0) ::close(fd);

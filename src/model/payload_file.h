@@ -1,0 +1,89 @@
+// What `tlscope diff` keeps of each file a compile made from a payload
+// (ingest::IngestOptions::payload_files), instead of the report's Output: a
+// diff of two 1 GB logs holds 190,000 of them (96 bytes each). The file's path is kept in
+// pieces that many files share (TextTable), its declared digest in 16 bytes,
+// and the payload's facts without run-to-run noise (trace/noise.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/graph_ops.h"
+#include "trace/noise.h"
+
+namespace tlscope::model {
+
+// Texts kept once and named by number (a compile's folder, a file's name,
+// a digest that is not 32 hex digits).
+class TextTable {
+ public:
+  TextTable() = default;
+  TextTable(const TextTable& other);
+  TextTable& operator=(const TextTable& other);
+  TextTable(TextTable&&) = default;  // a deque's elements do not move with it
+  TextTable& operator=(TextTable&&) = default;
+
+  uint32_t add(std::string_view text);
+  const std::string& operator[](uint32_t id) const { return texts_[id]; }
+  size_t size() const { return texts_.size(); }
+
+ private:
+  std::deque<std::string> texts_;  // never moved: the keys below view them
+  std::unordered_map<std::string_view, uint32_t> ids_;
+};
+
+// A payload's digest as the log declared it: 16 bytes when it is 32
+// lowercase hex digits (written back the same), else its text.
+class DeclaredMd5 {
+ public:
+  // `texts` keeps a digest that is not hex.
+  void set(std::string_view md5, TextTable* texts);
+  bool has() const { return kind_ != kNone; }
+  std::string text(const TextTable& texts) const;
+  // The same digest, each read with its own table.
+  bool same(const DeclaredMd5& other, const TextTable& texts, const TextTable& other_texts) const;
+
+ private:
+  // kNone, kHex, or a text's number in the table plus kText.
+  enum : uint32_t { kNone, kHex, kText };
+  std::array<uint8_t, 16> bytes_{};
+  uint32_t kind_ = kNone;
+};
+
+// One file of a compile id that holds or was made from a record's payload.
+struct PayloadFile {
+  static constexpr uint32_t kFixedPath = UINT32_MAX;
+  // Its report path (CompileIndex::url_of): "<folder>/<name with its
+  // number spliced in>" (F12), or, with name == kFixedPath, `folder` alone
+  // (a file at a fixed path, dump_file/...).
+  uint64_t number = 0;
+  uint32_t folder = 0, name = kFixedPath;
+  // With IngestOptions::noise_digests: the payload's trace::NoiseDigests key
+  // once noted there (`noted`), or where it is in the log to be read again
+  // (`placed`, IngestOptions::noise_later: its payload lines are [at, at +
+  // length) of the log, with this trace::payload_hash) and the key it will
+  // have.
+  uint64_t key = 0;
+  uint64_t at = 0, bytes_hash = 0;
+  // The facts (CompileIndex::fill_noise_digests): the noise-free digest
+  // (when `has_digest`) and a graph's operators (null unless a graph).
+  uint64_t digest = 0;
+  std::shared_ptr<const std::vector<trace::OperatorCount>> operators;
+  uint32_t length = 0;
+  DeclaredMd5 md5;
+  trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;
+  bool noted = false, placed = false, has_digest = false;
+  bool holds_payload = false;  // the file is the payload (else payloads/<md5>.txt)
+};
+
+// F12: "<stem>_<n>.<ext>" of a file name; the extension is after the last
+// '.', a leading dot does not count.
+std::string numbered_file(std::string_view name, uint64_t n);
+
+}  // namespace tlscope::model
