@@ -125,15 +125,21 @@ class ArtifactNames {
 // The files of one compile id that hold or were made from a payload with a
 // declared digest, by artifact name ("#2" for a second one of that name), in
 // log order; `sorted` then orders them by name for named().
-using NamedFiles = std::vector<std::pair<std::string, const model::PayloadFile*>>;
+struct NamedFile {
+  model::PayloadFile file;
+  uint32_t id = 0;  // in its index (IndexEntry::payload_file_ids)
+};
+using NamedFiles = std::vector<std::pair<std::string, NamedFile>>;
 NamedFiles payload_files(const model::IndexEntry& e, ArtifactNames& names) {
   NamedFiles out;
   std::map<std::string_view, int> seen;  // views of `names`' names
-  for (const auto& f : e.payload_files) {
+  for (uint32_t id : e.payload_file_ids) {
+    model::PayloadFile f = names.index().payload_file(id);
     if (!f.md5.has()) continue;
     std::string_view stem = names.of(f);
     int n = ++seen[stem];
-    out.emplace_back(n == 1 ? std::string(stem) : std::string(stem) + " #" + std::to_string(n), &f);
+    out.emplace_back(n == 1 ? std::string(stem) : std::string(stem) + " #" + std::to_string(n),
+                     NamedFile{f, id});
   }
   return out;
 }
@@ -145,10 +151,10 @@ NamedFiles sorted(NamedFiles v) {
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   return v;
 }
-const model::PayloadFile* named(const NamedFiles& by_name, std::string_view name) {
+const NamedFile* named(const NamedFiles& by_name, std::string_view name) {
   auto it = std::lower_bound(by_name.begin(), by_name.end(), name,
                              [](const auto& x, std::string_view n) { return x.first < n; });
-  return it != by_name.end() && it->first == name ? it->second : nullptr;
+  return it != by_name.end() && it->first == name ? &it->second : nullptr;
 }
 
 std::map<std::string, const model::IndexEntry*> entries_of(const model::ReportModel& m) {
@@ -169,8 +175,8 @@ bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
 
 // The operators whose counts differ between two graphs, by name (each list
 // is in name order: trace::graph_operators).
-using Operators = std::shared_ptr<const std::vector<trace::OperatorCount>>;
-std::vector<OperatorDelta> operator_deltas(const Operators& a, const Operators& b) {
+using Operators = const std::vector<trace::OperatorCount>*;
+std::vector<OperatorDelta> operator_deltas(Operators a, Operators b) {
   static const std::vector<trace::OperatorCount> kNone;
   const auto &x = a ? *a : kNone, &y = b ? *b : kNone;
   std::vector<OperatorDelta> out;
@@ -186,22 +192,24 @@ std::vector<OperatorDelta> operator_deltas(const Operators& a, const Operators& 
 }
 
 // The names of the operators of an entry's graphs (views of their lists).
-std::set<std::string_view> operator_names(const model::IndexEntry& e) {
+std::set<std::string_view> operator_names(const model::IndexEntry& e,
+                                          const model::CompileIndex& index) {
   std::set<std::string_view> out;
-  for (const auto& f : e.payload_files)
-    if (f.operators)
-      for (const auto& op : *f.operators) out.insert(op.name);
+  for (uint32_t id : e.payload_file_ids)
+    if (Operators ops = index.operators(index.payload_file(id).operators))
+      for (const auto& op : *ops) out.insert(op.name);
   return out;
 }
 
 // A compile's operator summary from its changed artifacts (already with
 // their deltas) and the operators of all its graphs on each side.
 CompileOperators compile_operators(const std::string& id, const model::IndexEntry& a,
-                                   const model::IndexEntry& b,
+                                   const model::CompileIndex& index_a, const model::IndexEntry& b,
+                                   const model::CompileIndex& index_b,
                                    std::span<const ArtifactChange> changed) {
   CompileOperators c;
   c.compile_id = id;
-  auto na = operator_names(a), nb = operator_names(b);
+  auto na = operator_names(a, index_a), nb = operator_names(b, index_b);
   auto names_only_in = [](const auto& x, const auto& y, std::vector<std::string>* out) {
     std::vector<std::string_view> only;
     std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(only));
@@ -243,31 +251,35 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
   auto pa = payload_files(e, c->a), pb = payload_files(other, c->b);
   NamedFiles b_by_name = sorted(pb), a_by_name = sorted(pa);
   const auto &ta = c->a.index().texts(), &tb = c->b.index().texts();
-  for (const auto& [name, fa] : pa) {
-    const model::PayloadFile* fb = named(b_by_name, name);
+  for (const auto& [name, named_a] : pa) {
+    const model::PayloadFile& fa = named_a.file;
+    const NamedFile* named_b = named(b_by_name, name);
     ArtifactChange ch = change(*c, id, name);
-    ch.a = fa;
-    if (!fb) {
+    ch.a = named_a.id;
+    if (!named_b) {
       ch.kind = ArtifactChange::kOnlyA;
       r->artifacts.push_back(std::move(ch));
       continue;
     }
     ++r->artifacts_compared;
-    if (fa->md5.same(fb->md5, ta, tb)) continue;
-    ch.b = fb;
-    ch.operators = operator_deltas(fa->operators, fb->operators);
-    bool noise = fa->has_digest && fb->has_digest && fa->digest == fb->digest;
+    const model::PayloadFile* fb = &named_b->file;
+    if (fa.md5.same(fb->md5, ta, tb)) continue;
+    ch.b = named_b->id;
+    ch.operators = operator_deltas(c->a.index().operators(fa.operators),
+                                   c->b.index().operators(fb->operators));
+    bool noise = fa.has_digest && fb->has_digest && fa.digest == fb->digest;
     (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
   }
   for (const auto& [name, fb] : pb)
     if (!named(a_by_name, name)) {
       ArtifactChange ch = change(*c, id, name);
       ch.kind = ArtifactChange::kOnlyB;
-      ch.b = fb;
+      ch.b = fb.id;
       r->artifacts.push_back(std::move(ch));
     }
-  CompileOperators ops = compile_operators(
-      id, e, other, std::span<const ArtifactChange>(r->artifacts).subspan(first_change));
+  CompileOperators ops =
+      compile_operators(id, e, c->a.index(), other, c->b.index(),
+                        std::span<const ArtifactChange>(r->artifacts).subspan(first_change));
   if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
     r->operators.push_back(std::move(ops));
 }
@@ -278,25 +290,35 @@ bool same_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::I
                    ArtifactNames& ny) {
   auto px = payload_files(x, nx), py = sorted(payload_files(y, ny));
   if (px.size() != py.size()) return false;
-  for (const auto& [name, f] : px) {
-    const model::PayloadFile* g = named(py, name);
-    if (!g || !f->placed || !g->placed ||
-        !f->md5.same(g->md5, nx.index().texts(), ny.index().texts()) ||
-        f->bytes_hash != g->bytes_hash)
+  for (const auto& [name, named_f] : px) {
+    const model::PayloadFile& f = named_f.file;
+    const NamedFile* named_g = named(py, name);
+    const model::PayloadFile* g = named_g ? &named_g->file : nullptr;
+    if (!g || !f.placed || !g->placed ||
+        !f.md5.same(g->md5, nx.index().texts(), ny.index().texts()) ||
+        f.bytes_hash != g->bytes_hash)
       return false;
   }
   // A payload outside payload_files (no declared digest) still has operators.
-  auto unnamed = [](const model::IndexEntry& e) {
-    return std::any_of(
-        e.payload_files.begin(), e.payload_files.end(),
-        [](const model::PayloadFile& f) { return (f.placed || f.noted) && !f.md5.has(); });
+  auto unnamed = [](const model::IndexEntry& e, const model::CompileIndex& index) {
+    return std::any_of(e.payload_file_ids.begin(), e.payload_file_ids.end(), [&](uint32_t id) {
+      model::PayloadFile f = index.payload_file(id);
+      return (f.placed || f.noted) && !f.md5.has();
+    });
   };
-  return !unnamed(x) && !unnamed(y);
+  return !unnamed(x, nx.index()) && !unnamed(y, ny.index());
 }
 
 }  // namespace
 
-std::string ArtifactChange::text_of(const model::PayloadFile* f, const model::CompileIndex* index) {
+std::optional<model::PayloadFile> ArtifactChange::file_of(uint32_t id,
+                                                          const model::CompileIndex* index) {
+  if (id == kNoFile) return std::nullopt;
+  return index->payload_file(id);
+}
+
+std::string ArtifactChange::text_of(const std::optional<model::PayloadFile>& f,
+                                    const model::CompileIndex* index) {
   if (!f) return {};
   return f->holds_payload ? index->url_of(*f)
                           : "payloads/" + model::safe_segment(f->md5.text(index->texts())) + ".txt";

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,7 @@ struct PatternChange {
 };
 
 // An operator whose count differs between the two sides' graph. Its name is
-// that of the graph's operator list (model::PayloadFile::operators), which must
+// that of the graph's operator list (model::CompileIndex::operators), which must
 // outlive it: 250,000 of them for an unrelated pair of 1 GB logs (24 bytes
 // each).
 struct OperatorDelta {
@@ -51,31 +52,44 @@ struct CountedOperator : OperatorDelta {
   std::string artifact;  // "aot_forward_graph"
 };
 
-// An artifact of a compile id that both logs have. It points at its payload
-// file in each model (null on the side that lacks it) and at that model's
-// index, which must outlive it: an unrelated pair of 1 GB logs has 64,000 of
-// them, and six strings each were a fifth of diff's memory.
+// An artifact of a compile id that both logs have. It names its payload
+// file in each model's index (kNoFile on the side that lacks it) and points
+// at that index, which must outlive it: an unrelated pair of 1 GB logs has
+// 64,000 of them, and six strings each were a fifth of diff's memory.
 struct ArtifactChange {
+  static constexpr uint32_t kNoFile = UINT32_MAX;
   enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
   std::string compile_id;  // "[0/1]"
   std::string artifact;    // "dynamo_output_graph", "inductor_output_code_cabc" (#2 when repeated)
-  const model::PayloadFile* a = nullptr;
-  const model::PayloadFile* b = nullptr;
+  uint32_t a = kNoFile, b = kNoFile;  // model::CompileIndex::payload_file
   const model::CompileIndex* index_a = nullptr;
   const model::CompileIndex* index_b = nullptr;
   std::vector<OperatorDelta> operators;  // graphs: operators whose count differs
+  // The files themselves (none on a side without one).
+  std::optional<model::PayloadFile> payload_a() const { return file_of(a, index_a); }
+  std::optional<model::PayloadFile> payload_b() const { return file_of(b, index_b); }
   // Report-relative paths of the files ("" on a side without one).
-  std::string file_a() const { return a ? index_a->url_of(*a) : std::string(); }
-  std::string file_b() const { return b ? index_b->url_of(*b) : std::string(); }
+  std::string file_a() const { return url_of(payload_a(), index_a); }
+  std::string file_b() const { return url_of(payload_b(), index_b); }
   // Where the payload as text is in each report: the file itself when it
   // holds the payload, else its copy under payloads/ (F14).
-  std::string text_a() const { return text_of(a, index_a); }
-  std::string text_b() const { return text_of(b, index_b); }
-  std::string md5_a() const { return a ? a->md5.text(index_a->texts()) : std::string(); }
-  std::string md5_b() const { return b ? b->md5.text(index_b->texts()) : std::string(); }
+  std::string text_a() const { return text_of(payload_a(), index_a); }
+  std::string text_b() const { return text_of(payload_b(), index_b); }
+  std::string md5_a() const { return md5_of(payload_a(), index_a); }
+  std::string md5_b() const { return md5_of(payload_b(), index_b); }
 
  private:
-  static std::string text_of(const model::PayloadFile* f, const model::CompileIndex* index);
+  static std::optional<model::PayloadFile> file_of(uint32_t id, const model::CompileIndex* index);
+  static std::string url_of(const std::optional<model::PayloadFile>& f,
+                            const model::CompileIndex* index) {
+    return f ? index->url_of(*f) : std::string();
+  }
+  static std::string md5_of(const std::optional<model::PayloadFile>& f,
+                            const model::CompileIndex* index) {
+    return f ? f->md5.text(index->texts()) : std::string();
+  }
+  static std::string text_of(const std::optional<model::PayloadFile>& f,
+                             const model::CompileIndex* index);
 };
 
 // The operators of one compile id's graphs (FX graphs and output code,

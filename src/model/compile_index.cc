@@ -23,13 +23,31 @@ const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
   return it == by_id_.end() ? nullptr : &entries_[it->second];
 }
 
-PayloadFile& CompileIndex::add_payload_file(IndexEntry* e, std::string_view folder,
+PayloadFile CompileIndex::make_payload_file(std::string_view folder,
                                             std::optional<std::string_view> name, uint64_t number) {
-  PayloadFile& f = e->payload_files.emplace_back();
+  PayloadFile f;
   f.folder = texts_.add(folder);
   if (name) f.name = texts_.add(*name);
   f.number = number;
   return f;
+}
+
+void CompileIndex::add_payload_file(IndexEntry* e, const PayloadFile& f) {
+  e->payload_file_ids.push_back(files_.add(f));
+}
+
+uint32_t CompileIndex::keep_operators(
+    std::shared_ptr<const std::vector<trace::OperatorCount>> ops) {
+  if (!ops) return 0;
+  operators_.push_back(std::move(ops));
+  return static_cast<uint32_t>(operators_.size());
+}
+
+std::vector<PayloadFile> CompileIndex::payload_files(const IndexEntry& e) const {
+  std::vector<PayloadFile> out;
+  out.reserve(e.payload_file_ids.size());
+  for (uint32_t id : e.payload_file_ids) out.push_back(files_.get(id));
+  return out;
 }
 
 std::string CompileIndex::url_of(const PayloadFile& f) const {
@@ -38,20 +56,23 @@ std::string CompileIndex::url_of(const PayloadFile& f) const {
 }
 
 void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
-  for (auto& e : entries_)
-    for (auto& f : e.payload_files)
-      if (f.noted && !f.has_digest)
-        if (auto facts = digests.find(f.key)) {
-          f.has_digest = true;
-          f.digest = facts->digest;
-          f.operators = facts->operators;
-        }
+  // In the store's order: a chunk at a time.
+  for (uint32_t id = 0; id < files_.size(); ++id) {
+    PayloadFile f = files_.get(id);
+    if (!f.noted || f.has_digest) continue;
+    auto facts = digests.find(f.key);
+    if (!facts) continue;
+    f.has_digest = true;
+    f.digest = facts->digest;
+    if (facts->operators) f.operators = keep_operators(facts->operators);
+    files_.set(id, f);
+  }
 }
 
 void CompileIndex::shrink_to_fit() {
   for (auto& e : entries_) {
     e.outputs.shrink_to_fit();
-    e.payload_files.shrink_to_fit();
+    e.payload_file_ids.shrink_to_fit();
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/payload_file.h"
+#include "model/payload_store.h"
 #include "trace/compile_id.h"
 
 namespace tlscope::model {
@@ -64,7 +65,9 @@ struct Output {
 struct IndexEntry {
   std::optional<trace::CompileId> id;  // nullopt: the "(unknown)" group
   std::vector<Output> outputs;         // with IngestOptions::outputs
-  std::vector<PayloadFile> payload_files;  // with IngestOptions::payload_files
+  // With IngestOptions::payload_files: its files' numbers in the index's
+  // store (CompileIndex::payload_file), in log order.
+  std::vector<uint32_t> payload_file_ids;
   std::string label() const { return id ? id->display() : "(unknown)"; }
   // Key in compile_directory.json.
   std::string json_key() const { return id ? id->display() : "unknown"; }
@@ -77,10 +80,27 @@ class CompileIndex {
   const std::vector<IndexEntry>& entries() const { return entries_; }
   IndexEntry& entry(size_t i) { return entries_[i]; }
   const IndexEntry* find(const trace::CompileId& grouping) const;
-  // A payload file of `e`: at "<folder>/<numbered name>", or with no name
-  // at the fixed path `folder`.
-  PayloadFile& add_payload_file(IndexEntry* e, std::string_view folder,
-                                std::optional<std::string_view> name, uint64_t number);
+  // A payload file at "<folder>/<numbered name>", or with no name at the
+  // fixed path `folder` (its other fields to be set), and its adding to `e`.
+  PayloadFile make_payload_file(std::string_view folder, std::optional<std::string_view> name,
+                                uint64_t number);
+  void add_payload_file(IndexEntry* e, const PayloadFile& f);
+  // One of them by number (IndexEntry::payload_file_ids), a copy; and its
+  // change. Not for two threads at once, reads included.
+  PayloadFile payload_file(uint32_t id) const { return files_.get(id); }
+  void set_payload_file(uint32_t id, const PayloadFile& f) { files_.set(id, f); }
+  // Those of an entry, in log order (copies).
+  std::vector<PayloadFile> payload_files(const IndexEntry& e) const;
+  // From here on, at most `chunks` chunks of them in memory, the others in
+  // a temporary file (PayloadFileStore); before the first is added.
+  void spill_payload_files(size_t chunks) { files_ = PayloadFileStore(chunks); }
+  const PayloadFileStore& payload_store() const { return files_; }
+  // A graph's operators kept for PayloadFile::operators, by the number
+  // given; null for 0.
+  uint32_t keep_operators(std::shared_ptr<const std::vector<trace::OperatorCount>> ops);
+  const std::vector<trace::OperatorCount>* operators(uint32_t n) const {
+    return n && n <= operators_.size() ? operators_[n - 1].get() : nullptr;
+  }
   // Its report path.
   std::string url_of(const PayloadFile& f) const;
   // The texts its pieces and digests name.
@@ -95,6 +115,8 @@ class CompileIndex {
 
  private:
   TextTable texts_;
+  PayloadFileStore files_;
+  std::vector<std::shared_ptr<const std::vector<trace::OperatorCount>>> operators_;
   std::vector<IndexEntry> entries_;
   std::unordered_map<trace::CompileId, size_t, trace::CompileIdHash> by_id_;
   std::optional<size_t> unknown_;

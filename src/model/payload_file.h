@@ -1,6 +1,7 @@
 // What `tlscope diff` keeps of each file a compile made from a payload
 // (ingest::IngestOptions::payload_files), instead of the report's Output: a
-// diff of two 1 GB logs holds 190,000 of them (96 bytes each). The file's path is kept in
+// diff of two 1 GB logs has 190,000 of them (88 bytes each, most of them in
+// a temporary file: model/payload_store.h). The file's path is kept in
 // pieces that many files share (TextTable), its declared digest in 16 bytes,
 // and the payload's facts without run-to-run noise (trace/noise.h).
 #pragma once
@@ -72,9 +73,10 @@ struct PayloadFile {
   uint64_t key = 0;
   uint64_t at = 0, bytes_hash = 0;
   // The facts (CompileIndex::fill_noise_digests): the noise-free digest
-  // (when `has_digest`) and a graph's operators (null unless a graph).
+  // (when `has_digest`) and a graph's operators (their number in
+  // CompileIndex::operators, 0 unless a graph).
   uint64_t digest = 0;
-  std::shared_ptr<const std::vector<trace::OperatorCount>> operators;
+  uint32_t operators = 0;
   uint32_t length = 0;
   DeclaredMd5 md5;
   trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;

@@ -48,15 +48,16 @@ void add_file(model::ReportModel* m, model::IndexEntry* e, const File& f) {
   size_t slash = f.url.find('/'), dot = f.url.rfind('.'), us = f.url.rfind('_', dot);
   std::string name = f.url.substr(slash + 1, us - slash - 1) + f.url.substr(dot);
   uint64_t n = std::stoull(f.url.substr(us + 1, dot - us - 1));
-  auto& p = m->index.add_payload_file(e, f.url.substr(0, slash), name, n);
+  auto p = m->index.make_payload_file(f.url.substr(0, slash), name, n);
   EXPECT_EQ(m->index.url_of(p), f.url);
   p.md5.set(f.md5, m->index.edit_texts());
   if (!f.noise_free.empty()) {
     p.has_digest = true;
     p.digest = std::hash<std::string>{}(f.noise_free);
   }
-  if (!f.ops.empty()) p.operators = std::make_shared<const Ops>(f.ops);
+  if (!f.ops.empty()) p.operators = m->index.keep_operators(std::make_shared<const Ops>(f.ops));
   p.holds_payload = f.holds;
+  m->index.add_payload_file(e, p);
 }
 
 void add(model::ReportModel* m, const char* bare, const std::vector<File>& files) {

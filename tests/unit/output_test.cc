@@ -90,13 +90,18 @@ TEST(PayloadFile, ThePathComesBackFromItsPieces) {
   CompileIndex index;
   IndexEntry* e = &index.touch(std::nullopt);
   auto url = [&](std::string_view folder, std::optional<std::string_view> name, uint64_t n) {
-    return index.url_of(index.add_payload_file(e, folder, name, n));
+    PayloadFile f = index.make_payload_file(folder, name, n);
+    index.add_payload_file(e, f);
+    return index.url_of(f);
   };
   EXPECT_EQ(url("-_0_0_0", "dynamo_output_graph.txt", 12), "-_0_0_0/dynamo_output_graph_12.txt");
   EXPECT_EQ(url("-_0_0_0", "no_extension", 3), "-_0_0_0/no_extension_3");
   EXPECT_EQ(url("dump_file/model.py.html", std::nullopt, 40), "dump_file/model.py.html");
   EXPECT_EQ(url("-_1_0_0", "a.b.c", 0), "-_1_0_0/a.b_0.c");
-  EXPECT_EQ(e->payload_files[0].folder, e->payload_files[1].folder);  // kept once
+  auto files = index.payload_files(*e);
+  ASSERT_EQ(files.size(), 4u);
+  EXPECT_EQ(files[0].folder, files[1].folder);  // kept once
+  EXPECT_EQ(index.url_of(files[3]), "-_1_0_0/a.b_0.c");
   EXPECT_EQ(index.texts().size(), 6u);
   EXPECT_EQ(numbered_file(".hidden", 2), ".hidden_2");
 }

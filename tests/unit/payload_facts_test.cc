@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ model::ReportModel read(const fs::path& log, bool later, trace::NoiseDigests* di
   opts.payload_files = true;
   opts.noise_digests = true;
   opts.noise_later = later;
+  // Placed files are kept in a temporary file, two chunks in memory: read
+  // back and changed there (model::PayloadFileStore).
+  if (later) opts.payload_files_in_memory = 2;
   opts.shared_noise_digests = digests;
   auto r = read_log(log.string(), opts);
   EXPECT_TRUE(r.ok) << log << ": " << r.error;
@@ -65,7 +69,9 @@ size_t compare_facts(const fs::path& log) {
   model::ReportModel later = read(plain, true, &later_digests);
   size_t placed = 0;
   for (const auto& e : later.index.entries())
-    for (const auto& f : e.payload_files) placed += f.placed;
+    for (const auto& f : later.index.payload_files(e)) placed += f.placed;
+  if (later.index.payload_store().size() > 2 * model::PayloadFileStore::kChunkFiles)
+    EXPECT_TRUE(later.index.payload_store().spilled()) << log;
   std::string error;
   EXPECT_TRUE(note_placed_payloads(plain.string(), &later.index, all_entries(later.index),
                                    &later_digests, &error))
@@ -75,18 +81,20 @@ size_t compare_facts(const fs::path& log) {
   const auto &a = now.index.entries(), &b = later.index.entries();
   EXPECT_EQ(a.size(), b.size()) << log;
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    EXPECT_EQ(a[i].payload_files.size(), b[i].payload_files.size()) << log;
-    for (size_t k = 0; k < std::min(a[i].payload_files.size(), b[i].payload_files.size()); ++k) {
-      const model::PayloadFile &x = a[i].payload_files[k], &y = b[i].payload_files[k];
+    auto fa = now.index.payload_files(a[i]), fb = later.index.payload_files(b[i]);
+    EXPECT_EQ(fa.size(), fb.size()) << log;
+    for (size_t k = 0; k < std::min(fa.size(), fb.size()); ++k) {
+      const model::PayloadFile &x = fa[k], &y = fb[k];
       std::string url = now.index.url_of(x);
       EXPECT_EQ(url, later.index.url_of(y)) << log;
       EXPECT_TRUE(x.noted && y.noted) << log << " " << url;
       EXPECT_EQ(x.key, y.key) << log << " " << url;
       EXPECT_TRUE(x.has_digest && y.has_digest) << log << " " << url;
       EXPECT_EQ(x.digest, y.digest) << log << " " << url;
-      EXPECT_EQ(x.operators == nullptr, y.operators == nullptr) << log << " " << url;
-      if (x.operators && y.operators) {
-        EXPECT_EQ(*x.operators, *y.operators) << log << " " << url;
+      auto *ox = now.index.operators(x.operators), *oy = later.index.operators(y.operators);
+      EXPECT_EQ(ox == nullptr, oy == nullptr) << log << " " << url;
+      if (ox && oy) {
+        EXPECT_EQ(*ox, *oy) << log << " " << url;
       }
     }
   }
@@ -129,19 +137,19 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   fs::path plain = plain_copy(TLSCOPE_EXAMPLES "/example.log");
   trace::NoiseDigests digests;
   model::ReportModel m = read(plain, true, &digests);
-  model::PayloadFile* changed = nullptr;
+  std::optional<uint32_t> changed;
   size_t placed = 0;
   for (const auto& e : m.index.entries())
-    for (const auto& f : e.payload_files) placed += f.placed;
+    for (const auto& f : m.index.payload_files(e)) placed += f.placed;
   for (size_t i = 0; i < m.index.entries().size() && !changed; ++i)
-    for (auto& f : m.index.entry(i).payload_files)
-      if (f.placed && f.length > 10) {
-        changed = &f;
+    for (uint32_t id : m.index.entries()[i].payload_file_ids)
+      if (auto f = m.index.payload_file(id); f.placed && f.length > 10) {
+        changed = id;
         break;
       }
   ASSERT_TRUE(changed);
   std::string text = read_all(plain);
-  char& c = text[changed->at + 5];
+  char& c = text[m.index.payload_file(*changed).at + 5];
   c = c == 'x' ? 'y' : 'x';
   std::ofstream(plain, std::ios::binary | std::ios::trunc) << text;
   std::string error;
@@ -152,8 +160,8 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   m.index.fill_noise_digests(digests);
   size_t with_facts = 0;
   for (const auto& e : m.index.entries())
-    for (const auto& f : e.payload_files) with_facts += f.placed && f.has_digest;
-  EXPECT_FALSE(changed->has_digest);
+    for (const auto& f : m.index.payload_files(e)) with_facts += f.placed && f.has_digest;
+  EXPECT_FALSE(m.index.payload_file(*changed).has_digest);
   EXPECT_EQ(with_facts, placed - 1);
   // A log that is gone: said, nothing noted.
   trace::NoiseDigests fresh;
@@ -184,10 +192,12 @@ TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
   first.index.fill_noise_digests(digests);
   second.index.fill_noise_digests(digests);
   size_t placed = 0;
-  for (size_t i = 0; i < first.index.entries().size(); ++i)
-    for (size_t k = 0; k < first.index.entries()[i].payload_files.size(); ++k) {
-      const model::PayloadFile &x = first.index.entries()[i].payload_files[k],
-                               &y = second.index.entries()[i].payload_files[k];
+  for (size_t i = 0; i < first.index.entries().size(); ++i) {
+    auto fx = first.index.payload_files(first.index.entries()[i]);
+    auto fy = second.index.payload_files(second.index.entries()[i]);
+    ASSERT_EQ(fx.size(), fy.size());
+    for (size_t k = 0; k < fx.size(); ++k) {
+      const model::PayloadFile &x = fx[k], &y = fy[k];
       if (!x.placed) continue;
       ++placed;
       std::string url = first.index.url_of(x);
@@ -196,6 +206,7 @@ TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
       EXPECT_TRUE(y.has_digest) << url;
       EXPECT_EQ(y.digest, x.digest) << url;
     }
+  }
   EXPECT_GT(placed, 20u);
 }
 

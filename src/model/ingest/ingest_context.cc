@@ -47,11 +47,17 @@ void IngestContext::add_payload_facts(std::string_view where, std::optional<std:
   bool facts = b.options().noise_digests;
   if (md5.empty() && !facts) return;
   auto& index = b.model().index;
-  model::PayloadFile& f = index.add_payload_file(entry, where, name, number);
+  model::PayloadFile f = index.make_payload_file(where, name, number);
   f.md5.set(md5, index.edit_texts());
   f.holds_payload = holds_payload;
   f.graph = graph;
-  if (!facts) return;
+  if (facts) note_payload_facts(&f);
+  index.add_payload_file(entry, f);
+}
+
+void IngestContext::note_payload_facts(model::PayloadFile* out) {
+  model::PayloadFile& f = *out;
+  auto graph = f.graph;
   uint64_t hash = rec.payload_hash ? rec.payload_hash : trace::payload_hash(rec.payload());
   f.key = trace::NoiseDigests::key_of(hash, rec.payload().size(), graph);
   if (b.options().noise_later && rec.payload_end > rec.payload_at &&

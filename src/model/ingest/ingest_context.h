@@ -120,6 +120,8 @@ struct IngestContext {
   // (noise_later).
   void add_payload_facts(std::string_view where, std::optional<std::string_view> name,
                          uint64_t number, bool holds_payload, trace::NoiseDigests::Graph graph);
+  // Its key, and where it is in the log or its facts noted now.
+  void note_payload_facts(model::PayloadFile* f);
   void add_link(std::string_view name, std::string_view url);
 };
 

@@ -13,7 +13,10 @@
 namespace tlscope::ingest {
 
 ModelBuilder::ModelBuilder(model::ReportModel* model, const IngestOptions& opts, RecordSink* sink)
-    : IngestState(model, opts, sink) {}
+    : IngestState(model, opts, sink) {
+  if (opts.payload_files && opts.payload_files_in_memory)
+    model->index.spill_payload_files(opts.payload_files_in_memory);
+}
 
 // The record's keys of this role, in table order (the key enum's order).
 void ModelBuilder::dispatch(IngestContext& ctx, trace::KeyRole role) {

@@ -16,9 +16,12 @@ struct IngestOptions {
   bool provenance = false;   // note where the provenance pages find their inputs
   bool verbose = false;
   // Keep, per compile id, what `tlscope diff` compares of each file made from
-  // a payload (IndexEntry::payload_files): with outputs = false, what a diff
+  // a payload (IndexEntry::payload_file_ids): with outputs = false, what a diff
   // keeps instead of the outputs.
   bool payload_files = false;
+  // With payload_files: at most this many chunks of them in memory, the rest
+  // in a temporary file (model::PayloadFileStore); 0 for all in memory.
+  size_t payload_files_in_memory = 0;
   // With payload_files: each one's noise-free digest (PayloadFile::digest).
   bool noise_digests = false;
   // With noise_digests: the digests of another log read at the same time,

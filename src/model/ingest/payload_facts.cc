@@ -33,10 +33,12 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
   std::string bytes;
   size_t lost = 0;
   for (size_t i : entries) {
-    for (auto& f : index->entry(i).payload_files) {
+    for (uint32_t id : index->entry(i).payload_file_ids) {
+      model::PayloadFile f = index->payload_file(id);
       if (!f.placed || f.noted) continue;
       if (digests->has(f.key)) {  // the same bytes met before, in either log
         f.noted = true;
+        index->set_payload_file(id, f);
         continue;
       }
       if (fd < 0 && (fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
@@ -51,6 +53,7 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
       }
       f.key = digests->note(bytes, f.graph, f.bytes_hash);
       f.noted = true;
+      index->set_payload_file(id, f);
     }
   }
   if (fd >= 0) ::close(fd);

@@ -1,0 +1,111 @@
+// model::PayloadFileStore: every file comes back as it was last set, in
+// whatever order it is asked for, with most of them in its temporary file;
+// with no temporary file to be had, all of them in memory.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/payload_store.h"
+
+namespace {
+
+using tlscope::model::PayloadFile;
+using tlscope::model::PayloadFileStore;
+
+// A file whose every field says which one it is (and how often it changed).
+PayloadFile file(uint32_t i, uint32_t version = 0) {
+  PayloadFile f;
+  f.number = i * 7 + version;
+  f.folder = i;
+  f.name = i + 1;
+  f.key = 0x9e3779b97f4a7c15ull * (i + 1) + version;
+  f.at = uint64_t{i} << 20;
+  f.bytes_hash = ~f.key;
+  f.digest = f.key ^ version;
+  f.operators = version;
+  f.length = i * 3;
+  f.noted = version % 2;
+  f.placed = i % 2;
+  return f;
+}
+
+void expect_file(const PayloadFile& got, uint32_t i, uint32_t version) {
+  PayloadFile want = file(i, version);
+  EXPECT_EQ(got.number, want.number) << i;
+  EXPECT_EQ(got.folder, want.folder) << i;
+  EXPECT_EQ(got.name, want.name) << i;
+  EXPECT_EQ(got.key, want.key) << i;
+  EXPECT_EQ(got.at, want.at) << i;
+  EXPECT_EQ(got.bytes_hash, want.bytes_hash) << i;
+  EXPECT_EQ(got.digest, want.digest) << i;
+  EXPECT_EQ(got.operators, want.operators) << i;
+  EXPECT_EQ(got.length, want.length) << i;
+  EXPECT_EQ(got.noted, want.noted) << i;
+  EXPECT_EQ(got.placed, want.placed) << i;
+}
+
+// Adds n files, changes every third, and reads them all back in a random
+// order, twice.
+void round_trip(PayloadFileStore* store, uint32_t n, size_t most_resident) {
+  for (uint32_t i = 0; i < n; ++i) {
+    EXPECT_EQ(store->add(file(i)), i);
+    EXPECT_LE(store->resident_chunks(), most_resident);
+  }
+  EXPECT_EQ(store->size(), n);
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::mt19937 rng(3);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (uint32_t i : order)
+    if (i % 3 == 0) store->set(i, file(i, 5));
+  std::shuffle(order.begin(), order.end(), rng);
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint32_t i : order) {
+      expect_file(store->get(i), i, i % 3 == 0 ? 5 : 0);
+      EXPECT_LE(store->resident_chunks(), most_resident);
+    }
+  EXPECT_FALSE(store->lost());
+}
+
+TEST(PayloadFileStore, FilesComeBackFromTheTemporaryFile) {
+  PayloadFileStore store(3);
+  round_trip(&store, 40 * PayloadFileStore::kChunkFiles + 5, 3);
+  EXPECT_TRUE(store.spilled());
+  // Past the end: an empty file, nothing changed.
+  EXPECT_EQ(store.get(store.size()).number, 0u);
+  store.set(store.size(), file(1));
+  EXPECT_EQ(store.size(), 40 * PayloadFileStore::kChunkFiles + 5);
+  // Moved, the files go with it.
+  PayloadFileStore moved = std::move(store);
+  EXPECT_EQ(moved.size(), 40 * PayloadFileStore::kChunkFiles + 5);
+  for (uint32_t i : {0u, 7u, 9u, static_cast<uint32_t>(moved.size() - 1)})
+    expect_file(moved.get(i), i, i % 3 == 0 ? 5 : 0);
+}
+
+TEST(PayloadFileStore, WithoutALimitAllStayInMemory) {
+  PayloadFileStore store;
+  round_trip(&store, 10 * PayloadFileStore::kChunkFiles, SIZE_MAX);
+  EXPECT_FALSE(store.spilled());
+  EXPECT_EQ(store.resident_chunks(), 10u);
+}
+
+// No temporary folder to write in: nothing is lost, all of it is kept.
+TEST(PayloadFileStore, WithoutATemporaryFolderAllStayInMemory) {
+  const char* old = std::getenv("TMPDIR");
+  std::string saved = old ? old : "";
+  setenv("TMPDIR", "/nonexistent/tlscope-no-such-folder", 1);
+  PayloadFileStore store(2);
+  round_trip(&store, 6 * PayloadFileStore::kChunkFiles, SIZE_MAX);
+  EXPECT_FALSE(store.spilled());
+  EXPECT_EQ(store.resident_chunks(), 6u);
+  if (old)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+}
+
+}  // namespace
