@@ -7,13 +7,13 @@
 namespace tlscope::trace {
 namespace {
 
-// A batch is checked once it holds this many bytes (or messages): the lanes
-// run until the batch's longest message is done, so a batch must hold many
-// times the longest payload (166 KB in a 100 MB log) for the lanes to stay
-// busy; with 64 messages (about 400 KB) one long payload ran alone most of
-// the time (bench/README.md). The same as the report's writer (output_queue.cc).
+// A batch is checked once it holds kMessages messages or its bytes
+// (Md5Batch::kDefaultBytes unless set): the lanes run until the batch's
+// longest message is done, so a batch must hold many times the longest
+// payload (166 KB in a 100 MB log) for the lanes to stay busy; with 64
+// messages (about 400 KB) one long payload ran alone most of the time
+// (bench/README.md). The same as the report's writer (output_queue.cc).
 constexpr size_t kMessages = 1024;
-constexpr size_t kBytes = 4u << 20;
 
 }  // namespace
 
@@ -43,11 +43,11 @@ void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t
       return;
     }
   }
-  // The batch's bytes stay within kBytes (or one payload longer): its
+  // The batch's bytes stay within its limit (or one payload longer): its
   // buffer is never moved to a larger one, whose fresh pages the kernel
   // would clear.
-  if (!messages_.empty() && bytes_.size() + payload.size() > kBytes) flush();
-  if (bytes_.capacity() < kBytes) bytes_.reserve(kBytes);
+  if (!messages_.empty() && bytes_.size() + payload.size() > bytes_limit_) flush();
+  if (bytes_.capacity() < bytes_limit_) bytes_.reserve(bytes_limit_);
   m.at = bytes_.size();
   m.size = payload.size();
   m.well_formed = declared.size() == 32;

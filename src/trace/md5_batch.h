@@ -48,6 +48,10 @@ class Md5Batch {
     shared_ = shared;
     reader_ = reader;
   }
+  // A batch is checked once it holds this many bytes (kDefaultBytes unless
+  // set; before the first add()).
+  static constexpr size_t kDefaultBytes = 4u << 20;
+  void set_bytes(size_t bytes) { bytes_limit_ = bytes; }
   // Copies `payload` and its declared digest; checks the batch once it holds
   // enough messages or bytes.
   // `bytes_hash`: trace::payload_hash of the payload, with share() only.
@@ -66,6 +70,7 @@ class Md5Batch {
     bool well_formed = false;
   };
   std::string bytes_;  // the payloads, one after another
+  size_t bytes_limit_ = kDefaultBytes;
   std::vector<Message> messages_;
   uint64_t failures_ = 0;
   Md5Verdicts* shared_ = nullptr;

@@ -13,6 +13,7 @@ TraceReader::TraceReader(io::LineReader* lines, Stats* stats, StringTable* strin
                          ReaderOptions opts)
     : lines_(lines), stats_(stats), strings_(strings), opts_(std::move(opts)) {
   if (opts_.shared_md5) md5_batch_.share(opts_.shared_md5, opts_.md5_reader);
+  md5_batch_.set_bytes(opts_.md5_batch_bytes);
 }
 
 void TraceReader::message(const std::string& text) {

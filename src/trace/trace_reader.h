@@ -86,6 +86,8 @@ struct ReaderOptions {
   // are done (Md5Verdicts::deferred_failures).
   Md5Verdicts* shared_md5 = nullptr;
   int md5_reader = 0;
+  // With batch_md5: the bytes a batch holds before it is checked.
+  size_t md5_batch_bytes = Md5Batch::kDefaultBytes;
   // Read a payload only when a visitor asks for it (Record::payload()); the
   // lines of the others are skipped without a copy. Not with verify_md5,
   // which reads every payload. Only stats.invalid_utf8 then differs: it

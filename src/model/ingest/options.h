@@ -1,11 +1,13 @@
 // What changes how records become model data.
 #pragma once
 
+#include <cstddef>
 #include <string>
+
+#include "trace/md5_batch.h"
 
 namespace tlscope::trace {
 class NoiseDigests;
-class Md5Verdicts;
 }
 
 namespace tlscope::ingest {
@@ -39,6 +41,8 @@ struct IngestOptions {
   // payloads the other checked (Md5Verdicts::deferred_failures).
   trace::Md5Verdicts* shared_md5 = nullptr;
   int md5_reader = 0;
+  // The bytes of payloads checked at once (trace::ReaderOptions).
+  size_t md5_batch_bytes = trace::Md5Batch::kDefaultBytes;
   // Check each payload's MD5 (stats.fail_payload_md5). The doctor's summary
   // and check show no statistics, and skip it: it is most of their time.
   bool payload_md5 = true;

@@ -42,6 +42,7 @@ void read_records(io::LineReader& lines, model::ReportModel* model, const ReadOp
   ropts.batch_md5 = true;
   ropts.shared_md5 = opts.ingest.shared_md5;
   ropts.md5_reader = opts.ingest.md5_reader;
+  ropts.md5_batch_bytes = opts.ingest.md5_batch_bytes;
   ropts.progress = opts.progress;
   // Without a sink (the doctor's commands) most payloads are not read at all.
   ropts.payload_on_demand = sink == nullptr;
