@@ -1,18 +1,87 @@
 #include "trace/md5.h"
 
-#include <openssl/evp.h>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "trace/md5_steps.h"
 
 namespace tlscope::trace {
+namespace md5_steps {
+namespace {
+
+struct StepConstants {
+  alignas(32) uint32_t k[64];
+  StepConstants() {
+    for (int i = 0; i < 64; ++i)
+      k[i] = static_cast<uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));
+  }
+};
+
+// Step I of the 64, on the state rotated so that `a` is the word it renews.
+template <int I>
+inline void step(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k) {
+  constexpr int r = I / 16;
+  uint32_t& a = v[(4 - I % 4) % 4];
+  const uint32_t b = v[(5 - I % 4) % 4], c = v[(6 - I % 4) % 4], d = v[(7 - I % 4) % 4];
+  uint32_t f = r == 0   ? d ^ (b & (c ^ d))
+               : r == 1 ? c ^ (d & (b ^ c))
+               : r == 2 ? b ^ c ^ d
+                        : c ^ (b | ~d);
+  f += a + k[I] + w[message_word(I)];
+  constexpr int sh = kShift[r][I % 4];
+  a = b + ((f << sh) | (f >> (32 - sh)));
+}
+
+template <size_t... I>
+inline void steps(uint32_t (&v)[4], const uint32_t* w, const uint32_t* k,
+                  std::index_sequence<I...>) {
+  (step<static_cast<int>(I)>(v, w, k), ...);
+}
+
+}  // namespace
+
+const uint32_t* step_constants() {
+  static const StepConstants c;
+  return c.k;
+}
+
+void compress_block(uint32_t (&state)[4], const unsigned char* block, const uint32_t* k) {
+  uint32_t w[16];
+  std::memcpy(w, block, sizeof w);  // little-endian words, as x86 stores them
+  uint32_t v[4] = {state[0], state[1], state[2], state[3]};
+  steps(v, w, k, std::make_index_sequence<64>{});
+  for (int j = 0; j < 4; ++j) state[j] += v[j];
+}
+
+}  // namespace md5_steps
+
 namespace {
 constexpr char kHex[] = "0123456789abcdef";
 }  // namespace
 
 Md5Digest md5(std::string_view message) {
-  Md5Digest d{};
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(message.data(), message.size(), digest, &len, EVP_md5(), nullptr) && len == 16)
-    for (unsigned i = 0; i < 16; ++i) d.bytes[i] = digest[i];
+  const uint32_t* k = md5_steps::step_constants();
+  uint32_t state[4];
+  std::memcpy(state, md5_steps::kInit, sizeof state);
+  const auto* p = reinterpret_cast<const unsigned char*>(message.data());
+  size_t whole = message.size() / 64, rest = message.size() % 64;
+  for (size_t i = 0; i < whole; ++i) md5_steps::compress_block(state, p + 64 * i, k);
+  // The rest, the bit 1 after it, zeros, and the length in bits: one block
+  // or two.
+  unsigned char tail[128] = {};
+  if (rest) std::memcpy(tail, p + 64 * whole, rest);
+  tail[rest] = 0x80;
+  size_t blocks = rest + 9 <= 64 ? 1 : 2;
+  uint64_t bits = static_cast<uint64_t>(message.size()) * 8;
+  for (int i = 0; i < 8; ++i)
+    tail[64 * blocks - 8 + i] = static_cast<unsigned char>(bits >> (8 * i));
+  for (size_t b = 0; b < blocks; ++b) md5_steps::compress_block(state, tail + 64 * b, k);
+  Md5Digest d;
+  for (int j = 0; j < 4; ++j)
+    for (int b = 0; b < 4; ++b)
+      d.bytes[4 * j + b] = static_cast<unsigned char>(state[j] >> (8 * b));
   return d;
 }
 
