@@ -2,6 +2,11 @@
 # `make package` builds from the same install rules (docs/install.md).
 include(GNUInstallDirs)
 
+# The binary's modules (cmake/layers.cmake, base/module.h), where the
+# binary looks for them: PREFIX/lib/tlscope beside PREFIX/bin.
+get_property(_modules GLOBAL PROPERTY TLSCOPE_MODULES)
+install(TARGETS ${_modules} LIBRARY DESTINATION lib/tlscope)
+
 # The man page and the bash and zsh completions are written from the built
 # binary's own --help (scripts/cli_docs.py) each time it is linked, so they
 # cannot drift from it. Part of `all`: build before installing.

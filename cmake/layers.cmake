@@ -27,3 +27,21 @@ function(tlscope_layer target folder)
     target_include_directories(${target} PUBLIC ${root})
   endif()
 endfunction()
+
+# A module of the binary (base/module.h): built beside it as <file>.so, only
+# its entry point exported, built with the binary (src/cli) and installed in
+# lib/tlscope (cmake/install.cmake).
+#
+#   tlscope_module(<target> <file name without .so>)
+function(tlscope_module target file)
+  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${file}
+                        LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}
+                        CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+                        POSITION_INDEPENDENT_CODE ON)
+  # A missing symbol is a link error, not a failure to load (the sanitizers'
+  # runtime is the binary's).
+  if(NOT TLSCOPE_SANITIZE AND NOT TLSCOPE_FUZZ)
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY TLSCOPE_MODULES ${target})
+endfunction()

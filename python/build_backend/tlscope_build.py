@@ -2,7 +2,8 @@
 library only, so that ``pip install .`` needs nothing from a package index.
 
 The wheel holds the ``tlscope`` module (python/tlscope) and the binary CMake
-builds, as ``tlscope/bin/tlscope``. Where the binary comes from:
+builds, as ``tlscope/bin/tlscope``, with the binary's modules beside it
+(``MODULES``: the shared libraries it loads for ``--serve`` and ``bundle``). Where the binary comes from:
 
 * ``TLSCOPE_BUILD_DIR`` (or ``pip install -C build-dir=DIR .``): a CMake build
   folder of this clone, brought up to date with ``cmake --build DIR --target
@@ -69,6 +70,11 @@ def _check_build_of_this_clone(build: Path) -> None:
         raise RuntimeError(f"{build} is a build folder of {found.group(1)}, not of {SOURCE}")
 
 
+# What the binary loads from its own folder (src/base/module.h): the server
+# of --serve and the archive writer of `bundle`.
+MODULES = ("tlscope-http.so", "tlscope-archive.so")
+
+
 def _build_binary(config_settings: Optional[Dict[str, object]]) -> Path:
     given = _given_build_dir(config_settings)
     build = Path(given).resolve() if given else SOURCE / "build-python"
@@ -93,6 +99,9 @@ def _build_binary(config_settings: Optional[Dict[str, object]]) -> Path:
     exe = build / "tlscope"
     if not os.access(exe, os.X_OK):
         raise RuntimeError(f"CMake built no binary at {exe}")
+    for module in MODULES:
+        if not (build / module).is_file():
+            raise RuntimeError(f"CMake built no {module} beside {exe}")
     return exe
 
 
@@ -148,6 +157,7 @@ def _write_wheel(directory: str, exe: Path) -> str:
         if source.is_file() and source.suffix in (".py", ".typed"):
             files.append((f"tlscope/{source.name}", source.read_bytes(), 0o644))
     files.append(("tlscope/bin/tlscope", exe.read_bytes(), 0o755))
+    files += [(f"tlscope/bin/{m}", (exe.parent / m).read_bytes(), 0o644) for m in MODULES]
     files += [(name, data, 0o644) for name, data in _dist_info_files()]
     info = f"{NAME}-{_version()}.dist-info"
     record = [_record_line(name, data) for name, data, _ in files] + [f"{info}/RECORD,,"]

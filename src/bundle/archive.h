@@ -1,13 +1,12 @@
-// A tar file written and read with libarchive (ustar entries), compressed
-// with zstd, gzip or xz as its name says.
+// A tar file written with libarchive (ustar entries), compressed with zstd,
+// gzip or xz as its name says. libarchive is linked by the module
+// tlscope-archive.so (archive_module.cc), not by the binary: opening the
+// first archive loads it.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-
-struct archive;
 
 namespace tlscope::bundle {
 
@@ -17,6 +16,8 @@ enum class Compression { kZstd, kGzip, kXz };
 // .tar.xz/.txz; nullopt for any other name.
 std::optional<Compression> compression_of(const std::string& path);
 
+struct TarModule;  // archive_module.h
+
 class TarWriter {
  public:
   TarWriter() = default;
@@ -24,6 +25,8 @@ class TarWriter {
   TarWriter& operator=(const TarWriter&) = delete;
   ~TarWriter();
 
+  // False with *error when the file cannot be written, or the module
+  // cannot be loaded; add, add_file and close only after a true open.
   bool open(const std::string& path, Compression c, std::string* error);
   // One regular file of the archive holding `data`.
   bool add(const std::string& name, std::string_view data, std::string* error);
@@ -32,17 +35,8 @@ class TarWriter {
   bool close(std::string* error);
 
  private:
-  bool header(const std::string& name, uint64_t size, std::string* error);
-  bool fail(std::string* error);
-  struct archive* a_ = nullptr;
+  const TarModule* module_ = nullptr;
+  void* tar_ = nullptr;  // the module's archive, until closed
 };
-
-// Calls `entry` with the name and contents of each regular file of a
-// .tar.zst (or any archive libarchive reads); false with *error if it
-// cannot be read.
-bool read_archive(
-    const std::string& path,
-    const std::function<void(const std::string& name, const std::string& data)>& entry,
-    std::string* error);
 
 }  // namespace tlscope::bundle

@@ -188,8 +188,12 @@ int check_report_args(const CLI::App& app, const Args& a) {
     return error("--follow cannot be used with --latest: --follow DIR follows the newest log "
                  "in a folder",
                  kExitUsage);
-  if (a.serve)
+  if (a.serve) {
     if (auto why = tlscope::serve::host_problem(a.host)) return error(*why, kExitUsage);
+    // Said before the report is made, not after.
+    if (auto why = tlscope::serve::server_problem())
+      return error("cannot serve the report: " + *why);
+  }
   return -1;
 }
 

@@ -43,6 +43,10 @@ class BackgroundServer {
 // (999.1.1.1 is no address); nullopt when it can be tried.
 std::optional<std::string> host_problem(const std::string& host);
 
+// Why no server can be had (its module, tlscope-http.so, is missing or does
+// not load: base/module.h); nullopt when it is there.
+std::optional<std::string> server_problem();
+
 // The file a request path names inside `folder`, or "" when there is none
 // (missing, a folder without index.html, or outside `folder` in any way).
 // `path` is the decoded request path ("/rank_0/index.html").

@@ -4,6 +4,7 @@
 // the project's own example log and on files the tests write: no corpus.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -239,6 +240,62 @@ TEST_F(CliMessages, HelpNamesValuesInWords) {
   EXPECT_TRUE(check.out.find("--max-recompiles N ") != std::string::npos) << check.out;
   EXPECT_TRUE(check.out.find("--max-compile-seconds SECONDS") != std::string::npos);
   EXPECT_TRUE(run({"--help"}).out.find("--port PORT ") != std::string::npos);
+}
+
+// The binary without its modules beside it (src/base/module.h): the command
+// that needs one says which file it looked for where, exits 1 and writes
+// nothing; the others do not notice.
+TEST_F(CliMessages, AMissingModuleIsSaidByTheCommandThatNeedsIt) {
+  fs::create_directories(p("alone"));
+  std::string bin = p("alone/tlscope");
+  fs::copy_file(kBin, bin);
+  fs::permissions(bin, fs::perms::owner_exec, fs::perm_options::add);
+  auto bundle = run_tlscope({"bundle", kExample.string(), "-o", p("b.tar.zst")}, tmp_.path(), bin);
+  EXPECT_EQ(bundle.exit_code, 1);
+  EXPECT_EQ(messages(bundle),
+            Lines{"Error: tlscope's module tlscope-archive.so is missing (looked for " +
+                  p("alone") + "/tlscope-archive.so, " + tmp_.path().string() +
+                  "/lib/tlscope/tlscope-archive.so): reinstall tlscope, or build it with the "
+                  "binary (cmake --build)"});
+  EXPECT_FALSE(fs::exists(p("b.tar.zst")));
+  EXPECT_FALSE(fs::exists(p("b.tar.zst.tmp")));
+  auto serve = run_tlscope({kExample.string(), "-o", p("out"), "--serve"}, tmp_.path(), bin);
+  EXPECT_EQ(serve.exit_code, 1);
+  ASSERT_EQ(messages(serve).size(), 1u) << serve.err;
+  EXPECT_EQ(messages(serve)[0].rfind("Error: cannot serve the report: tlscope's module "
+                                     "tlscope-http.so is missing (looked for " +
+                                         p("alone"),
+                                     0),
+            0u)
+      << serve.err;
+  EXPECT_FALSE(fs::exists(p("out")));  // said before the report is made
+  auto summary = run_tlscope({"summary", kExample.string()}, tmp_.path(), bin);
+  EXPECT_EQ(summary.exit_code, 0) << summary.err;
+}
+
+// What the modules link is loaded by their commands only: the report and the
+// doctor's commands load neither OpenSSL, cpp-httplib nor libarchive (the
+// dynamic loader lists every library it opens under LD_DEBUG=files).
+TEST_F(CliMessages, OnlyBundleAndServeLoadTheModulesLibraries) {
+  auto loaded = [&](std::vector<std::string> args) {
+    ::setenv("LD_DEBUG", "files", 1);
+    auto r = run(args);
+    ::unsetenv("LD_DEBUG");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> libs;
+    for (const char* lib : {"libcrypto", "libssl", "libcpp-httplib", "libarchive", "libxml2"})
+      if (r.err.find(std::string("file=") + lib) != std::string::npos) libs.push_back(lib);
+    EXPECT_NE(r.err.find("file=libsimdjson"), std::string::npos) << "LD_DEBUG said nothing";
+    return libs;
+  };
+  EXPECT_EQ(loaded({"summary", kExample.string()}), std::vector<std::string>{});
+  EXPECT_EQ(loaded({"diff", kExample.string(), kExample.string()}), std::vector<std::string>{});
+  EXPECT_EQ(loaded({kExample.string(), "-o", p("report"), "--no-browser"}),
+            std::vector<std::string>{});
+  // (libarchive's own dependencies are Debian's choice.)
+  auto bundle = loaded({"bundle", kExample.string(), "-o", p("b.tar.zst")});
+  EXPECT_NE(std::find(bundle.begin(), bundle.end(), "libarchive"), bundle.end());
+  EXPECT_EQ(std::find(bundle.begin(), bundle.end(), "libcpp-httplib"), bundle.end());
 }
 
 TEST_F(CliMessages, LatestNamesTheFileItPicked) {

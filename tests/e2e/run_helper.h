@@ -132,8 +132,8 @@ struct RunResult {
 // Starts `tlscope args...` with stdin from /dev/null and stdout, stderr into
 // the given files; returns its pid (throws when it cannot start).
 inline pid_t spawn_tlscope(const std::vector<std::string>& args, const fs::path& out_file,
-                           const fs::path& err_file) {
-  std::vector<std::string> argv_s = {kBin};
+                           const fs::path& err_file, const std::string& bin = kBin) {
+  std::vector<std::string> argv_s = {bin};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -144,18 +144,20 @@ inline pid_t spawn_tlscope(const std::vector<std::string>& args, const fs::path&
   posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, kBin.c_str(), &fa, nullptr, argv.data(), environ);
+  int rc = posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start " + kBin);
+  if (rc != 0) throw std::runtime_error("cannot start " + bin);
   return pid;
 }
 
 // Runs `tlscope args...` with stdout/stderr captured through files in `scratch`.
-inline RunResult run_tlscope(const std::vector<std::string>& args, const fs::path& scratch) {
+// (`bin`: a copy of the binary somewhere else.)
+inline RunResult run_tlscope(const std::vector<std::string>& args, const fs::path& scratch,
+                             const std::string& bin = kBin) {
   static int counter = 0;
   std::string tag = std::to_string(::getpid()) + "_" + std::to_string(counter++);
   fs::path out_file = scratch / (".stdout_" + tag), err_file = scratch / (".stderr_" + tag);
-  pid_t pid = spawn_tlscope(args, out_file, err_file);
+  pid_t pid = spawn_tlscope(args, out_file, err_file, bin);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid failed");

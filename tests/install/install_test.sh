@@ -10,6 +10,7 @@
 # here. The zsh part is left out, saying so, where zsh is not installed.
 set -euo pipefail
 build=$(cd "$1" && pwd)
+log=$2  # a trace log to bundle
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -45,6 +46,20 @@ check_binary() {
   [ "$got" = "$want" ] || fail "installed --version says '$got', the build's '$want'"
   [ "$(subcommands | wc -l)" -ge 2 ] || fail "tlscope --help names no subcommands after Also:"
   pass "bin/tlscope runs: $got"
+}
+
+# Its modules (src/base/module.h) in lib/tlscope, where it looks for them:
+# a bundle is written through tlscope-archive.so, and --serve finds
+# tlscope-http.so before it makes the report.
+check_modules() {
+  local m
+  for m in tlscope-http.so tlscope-archive.so; do
+    [ -f "$prefix/lib/tlscope/$m" ] || fail "no $prefix/lib/tlscope/$m"
+  done
+  "$bin" bundle "$log" -o "$tmp/b.tar.gz" >/dev/null 2>"$tmp/bundle.err" ||
+    fail "the installed tlscope bundle exits $?: $(cat "$tmp/bundle.err")"
+  tar -tzf "$tmp/b.tar.gz" | grep -qx 'tlscope-bundle/ISSUE.md' || fail "the bundle has no ISSUE.md"
+  pass "lib/tlscope holds the modules, and the installed bundle loads tlscope-archive.so"
 }
 
 # The man page as plain text; where groff is missing, its roff source with
@@ -175,6 +190,7 @@ check_zsh_completion() {
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" ||
   { cat "$tmp/install.log"; fail "cmake --install"; }
 check_binary
+check_modules
 check_man_page
 check_man_finds_it
 check_bash_completion

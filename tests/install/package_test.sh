@@ -37,6 +37,9 @@ check_fields() {
   [ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture), not $arch"
   depends=$(field Depends)
   [[ $depends == *libc6* ]] || fail "Depends does not name libc6: '$depends'"
+  # The modules' libraries (dpkg-shlibdeps reads lib/tlscope too).
+  [[ $depends == *libarchive13* && $depends == *libcpp-httplib* ]] ||
+    fail "Depends does not name libarchive13 and libcpp-httplib: '$depends'"
   [ -n "$(field Maintainer)" ] || fail "no Maintainer"
   [ -n "$(field Description)" ] || fail "no Description"
   pass "Package tlscope, Version $version, Architecture $arch, Depends: $depends"
@@ -47,14 +50,15 @@ check_fields() {
 check_files() {
   dpkg-deb -x "$deb" "$tmp/root"
   local file
-  for file in usr/bin/tlscope usr/share/man/man1/tlscope.1.gz \
+  for file in usr/bin/tlscope usr/lib/tlscope/tlscope-http.so usr/lib/tlscope/tlscope-archive.so \
+              usr/share/man/man1/tlscope.1.gz \
               usr/share/bash-completion/completions/tlscope \
               usr/share/zsh/vendor-completions/_tlscope; do
     [ -f "$tmp/root/$file" ] || fail "the package has no /$file: $(dpkg-deb -c "$deb")"
   done
   gzip -dc "$tmp/root/usr/share/man/man1/tlscope.1.gz" | grep -q '^\.TH TLSCOPE 1 ' ||
     fail "the packaged man page has no .TH line"
-  pass "the package holds the binary, the man page and both completions"
+  pass "the package holds the binary, its modules, the man page and both completions"
 }
 
 # The packaged binary on a log whose one frame recompiled once.
@@ -67,6 +71,11 @@ check_packaged_binary() {
                "$tmp/summary.json") || fail "summary --json is not JSON with totals.recompiles"
   [ "$recompiles" -ge 1 ] || fail "the summary reports $recompiles recompiles, expected at least 1"
   pass "the packaged tlscope summarises $(basename "$log"): $recompiles recompile(s)"
+  # Its archive module, from /usr/lib/tlscope beside /usr/bin.
+  "$bin" bundle "$log" -o "$tmp/b.tar.gz" >/dev/null 2>"$tmp/bundle.err" ||
+    fail "packaged tlscope bundle exits $?: $(cat "$tmp/bundle.err")"
+  tar -tzf "$tmp/b.tar.gz" | grep -qx 'tlscope-bundle/ISSUE.md' || fail "the packaged bundle has no ISSUE.md"
+  pass "the packaged tlscope writes a bundle through /usr/lib/tlscope/tlscope-archive.so"
 }
 
 if ! command -v dpkg-deb >/dev/null || ! command -v dpkg-shlibdeps >/dev/null; then

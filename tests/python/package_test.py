@@ -72,6 +72,20 @@ class Installed(unittest.TestCase):
         digest = lambda p: hashlib.sha256(Path(p).read_bytes()).hexdigest()
         self.assertEqual(digest(where), digest(ARGS.build / "tlscope"))
 
+    def test_the_wheel_carries_the_binary_s_modules_and_they_load(self):
+        where = Path(in_venv("import tlscope; print(tlscope.binary())").strip())
+        digest = lambda p: hashlib.sha256(Path(p).read_bytes()).hexdigest()
+        for module in ("tlscope-http.so", "tlscope-archive.so"):
+            self.assertEqual(digest(where.parent / module), digest(ARGS.build / module), module)
+        # `bundle` writes its archive through tlscope-archive.so.
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "b.tar.gz"
+            done = run([VENV / "bin" / "tlscope", "bundle", RECORDED / "shape_change.log.gz", "-o", out])
+            self.assertEqual(done.returncode, 0, done.stderr)
+            import tarfile
+            with tarfile.open(out) as tar:
+                self.assertIn("tlscope-bundle/ISSUE.md", tar.getnames())
+
     def test_command_and_module_are_the_binary(self):
         want = run([ARGS.build / "tlscope", "--version"]).stdout
         self.assertTrue(want.startswith("tlscope "), want)
