@@ -202,11 +202,12 @@ std::set<std::string_view> operator_names(const model::IndexEntry& e,
 }
 
 // A compile's operator summary from its changed artifacts (already with
-// their deltas) and the operators of all its graphs on each side.
+// their deltas: `changed` from `first` on) and the operators of all its
+// graphs on each side.
 CompileOperators compile_operators(const std::string& id, const model::IndexEntry& a,
                                    const model::CompileIndex& index_a, const model::IndexEntry& b,
                                    const model::CompileIndex& index_b,
-                                   std::span<const ArtifactChange> changed) {
+                                   const std::deque<ArtifactChange>& changed, size_t first) {
   CompileOperators c;
   c.compile_id = id;
   auto na = operator_names(a, index_a), nb = operator_names(b, index_b);
@@ -218,10 +219,10 @@ CompileOperators compile_operators(const std::string& id, const model::IndexEntr
   names_only_in(nb, na, &c.added);
   names_only_in(na, nb, &c.removed);
   std::set<std::string_view> counted;
-  for (const auto& ch : changed)
-    for (const auto& d : ch.operators)
+  for (size_t i = first; i < changed.size(); ++i)
+    for (const auto& d : changed[i].operators)
       if (na.count(d.name) && nb.count(d.name) && counted.insert(d.name).second)
-        c.counts.push_back({d, ch.artifact});
+        c.counts.push_back({d, std::string(changed[i].artifact)});
   return c;
 }
 
@@ -232,10 +233,10 @@ struct Comparison {
 };
 
 // An artifact of compile id `id` on one side or both.
-ArtifactChange change(const Comparison& c, const std::string& id, const std::string& name) {
+ArtifactChange change(const Comparison& c, std::string_view id, const std::string& name) {
   ArtifactChange ch;
   ch.compile_id = id;
-  ch.artifact = name;
+  ch.artifact = c.r->store->text(name);
   ch.index_a = &c.a.index();
   ch.index_b = &c.b.index();
   return ch;
@@ -246,8 +247,8 @@ ArtifactChange change(const Comparison& c, const std::string& id, const std::str
 void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other, Comparison* c) {
   DiffReport* r = c->r;
   size_t first_change = r->artifacts.size();
-  std::string id = e.label();
-  r->compile_ids_in_both.push_back(id);
+  r->compile_ids_in_both.push_back(e.label());
+  std::string_view id = r->store->text(r->compile_ids_in_both.back());
   auto pa = payload_files(e, c->a), pb = payload_files(other, c->b);
   NamedFiles b_by_name = sorted(pb), a_by_name = sorted(pa);
   const auto &ta = c->a.index().texts(), &tb = c->b.index().texts();
@@ -265,8 +266,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     const model::PayloadFile* fb = &named_b->file;
     if (fa.md5.same(fb->md5, ta, tb)) continue;
     ch.b = named_b->id;
-    ch.operators = operator_deltas(c->a.index().operators(fa.operators),
-                                   c->b.index().operators(fb->operators));
+    ch.operators = r->store->deltas(operator_deltas(c->a.index().operators(fa.operators),
+                                                    c->b.index().operators(fb->operators)));
     bool noise = fa.has_digest && fb->has_digest && fa.digest == fb->digest;
     (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
   }
@@ -277,9 +278,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
       ch.b = fb.id;
       r->artifacts.push_back(std::move(ch));
     }
-  CompileOperators ops =
-      compile_operators(id, e, c->a.index(), other, c->b.index(),
-                        std::span<const ArtifactChange>(r->artifacts).subspan(first_change));
+  CompileOperators ops = compile_operators(r->compile_ids_in_both.back(), e, c->a.index(), other,
+                                           c->b.index(), r->artifacts, first_change);
   if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
     r->operators.push_back(std::move(ops));
 }
@@ -310,6 +310,24 @@ bool same_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::I
 }
 
 }  // namespace
+
+std::string_view DiffStore::text(std::string_view s) {
+  if (auto it = known_.find(s); it != known_.end()) return *it;
+  return *known_.insert(texts_.emplace_back(s)).first;
+}
+
+std::span<const OperatorDelta> DiffStore::deltas(const std::vector<OperatorDelta>& v) {
+  if (v.empty()) return {};
+  if (room_ - used_ < v.size()) {
+    room_ = std::max<size_t>(v.size(), 4096);
+    chunks_.push_back(std::make_unique<OperatorDelta[]>(room_));
+    used_ = 0;
+  }
+  OperatorDelta* at = chunks_.back().get() + used_;
+  std::copy(v.begin(), v.end(), at);
+  used_ += v.size();
+  return {at, v.size()};
+}
 
 std::optional<model::PayloadFile> ArtifactChange::file_of(uint32_t id,
                                                           const model::CompileIndex* index) {

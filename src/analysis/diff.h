@@ -6,9 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/doctor.h"
@@ -52,19 +56,37 @@ struct CountedOperator : OperatorDelta {
   std::string artifact;  // "aot_forward_graph"
 };
 
+// What the changes of one diff view: each compile id and artifact name once,
+// and the operator deltas in chunks, at addresses that do not move. Shared
+// by the DiffReport and its copies.
+class DiffStore {
+ public:
+  std::string_view text(std::string_view s);
+  std::span<const OperatorDelta> deltas(const std::vector<OperatorDelta>& v);
+
+ private:
+  std::deque<std::string> texts_;
+  std::unordered_set<std::string_view> known_;  // views of texts_
+  std::vector<std::unique_ptr<OperatorDelta[]>> chunks_;
+  size_t used_ = 0, room_ = 0;  // of the last chunk
+};
+
 // An artifact of a compile id that both logs have. It names its payload
 // file in each model's index (kNoFile on the side that lacks it) and points
-// at that index, which must outlive it: an unrelated pair of 1 GB logs has
-// 64,000 of them, and six strings each were a fifth of diff's memory.
+// at that index, which must outlive it, as must the DiffReport's store its
+// texts and deltas are in: an unrelated pair of 1 GB logs has 64,000 of
+// them (120 bytes each with two strings and a vector of their own, 8 MB
+// with the vector's doubling; now 80 bytes, in a deque).
 struct ArtifactChange {
   static constexpr uint32_t kNoFile = UINT32_MAX;
-  enum Kind { kChanged, kOnlyA, kOnlyB } kind = kChanged;
-  std::string compile_id;  // "[0/1]"
-  std::string artifact;    // "dynamo_output_graph", "inductor_output_code_cabc" (#2 when repeated)
+  std::string_view compile_id;  // "[0/1]"
+  std::string_view
+      artifact;  // "dynamo_output_graph", "inductor_output_code_cabc" (#2 when repeated)
   uint32_t a = kNoFile, b = kNoFile;  // model::CompileIndex::payload_file
   const model::CompileIndex* index_a = nullptr;
   const model::CompileIndex* index_b = nullptr;
-  std::vector<OperatorDelta> operators;  // graphs: operators whose count differs
+  std::span<const OperatorDelta> operators;  // graphs: operators whose count differs
+  enum Kind : uint8_t { kChanged, kOnlyA, kOnlyB } kind = kChanged;
   // The files themselves (none on a side without one).
   std::optional<model::PayloadFile> payload_a() const { return file_of(a, index_a); }
   std::optional<model::PayloadFile> payload_b() const { return file_of(b, index_b); }
@@ -115,12 +137,14 @@ struct DiffReport {
   std::vector<FrameChange> frames;  // frames whose figures differ, in (run, frame id) order
   std::vector<PatternChange> recompile_reasons;  // patterns whose count differs
   std::vector<PatternChange> graph_breaks;       // likewise
-  std::vector<ArtifactChange> artifacts;         // in compile-id order, then log order
+  std::deque<ArtifactChange> artifacts;          // in compile-id order, then log order
   uint64_t artifacts_compared = 0;               // with a payload, in compile ids of both
   std::vector<StatChange> stats;                 // line statistics that differ, by name
   // Artifacts whose bytes differ only in run-to-run noise (object ids,
   // addresses, times, temporary folders: trace/noise.h); not changes.
-  std::vector<ArtifactChange> noise_only;
+  std::deque<ArtifactChange> noise_only;
+  // The texts and operator deltas of the two lists above.
+  std::shared_ptr<DiffStore> store = std::make_shared<DiffStore>();
   // Compile ids in both whose graphs gained, lost or recount operators.
   std::vector<CompileOperators> operators;
   // Nothing differs (times aside).

@@ -278,7 +278,7 @@ void text_or_null_member(JsonStream& o, std::string_view key, std::string_view v
 // Operator deltas, each object member by member (keys in json::dump order);
 // a compile's summary says in which artifact each was counted.
 template <typename Delta>
-void stream_operator_deltas(JsonStream& o, const std::vector<Delta>& v) {
+void stream_operator_deltas(JsonStream& o, std::span<const Delta> v) {
   o.begin_array();
   for (const auto& d : v) {
     o.begin_object();
@@ -355,7 +355,7 @@ void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
     member(o, "added", c.added);
     member(o, "compile_id", c.compile_id);
     o.key("counts");
-    stream_operator_deltas(o, c.counts);
+    stream_operator_deltas(o, std::span<const CountedOperator>(c.counts));
     member(o, "removed", c.removed);
     o.end();
   }

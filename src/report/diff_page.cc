@@ -142,7 +142,7 @@ void write_artifact_page(OutputDir& out, const std::string& out_dir, const std::
   std::string tb = read_report_file(out_dir + "/b", c.text_b());
   auto w = open_page(out, page, ta.size() + tb.size() + (64u << 10));
   if (!w) return;
-  begin_page(*w, c.artifact + " " + c.compile_id, "../");
+  begin_page(*w, fmt::format("{} {}", c.artifact, c.compile_id), "../");
   render(*w, "artifact_diff.html",
          {{"artifact", text(c.artifact)},
           {"compile_id", text(c.compile_id)},

@@ -69,7 +69,7 @@ DiffReport diff(const model::ReportModel& a, const model::ReportModel& b) {
   return diff_logs(a, DoctorReport{}, b, DoctorReport{});
 }
 
-const ArtifactChange* find_artifact(const std::vector<ArtifactChange>& v, const std::string& id,
+const ArtifactChange* find_artifact(const std::deque<ArtifactChange>& v, const std::string& id,
                                     const std::string& name) {
   for (const auto& c : v)
     if (c.compile_id == id && c.artifact == name) return &c;
