@@ -222,7 +222,7 @@ CompileOperators compile_operators(const std::string& id, const model::IndexEntr
   for (size_t i = first; i < changed.size(); ++i)
     for (const auto& d : changed[i].operators)
       if (na.count(d.name) && nb.count(d.name) && counted.insert(d.name).second)
-        c.counts.push_back({d, std::string(changed[i].artifact)});
+        c.counts.push_back({d, changed[i].artifact});
   return c;
 }
 

@@ -53,7 +53,7 @@ struct OperatorDelta {
 
 // The same in a compile's summary, with the artifact where it was counted.
 struct CountedOperator : OperatorDelta {
-  std::string artifact;  // "aot_forward_graph"
+  std::string_view artifact;  // "aot_forward_graph", in the DiffReport's store
 };
 
 // What the changes of one diff view: each compile id and artifact name once,

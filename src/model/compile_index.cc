@@ -39,8 +39,10 @@ void CompileIndex::add_payload_file(IndexEntry* e, const PayloadFile& f) {
 uint32_t CompileIndex::keep_operators(
     std::shared_ptr<const std::vector<trace::OperatorCount>> ops) {
   if (!ops) return 0;
-  operators_.push_back(std::move(ops));
-  return static_cast<uint32_t>(operators_.size());
+  auto [it, added] =
+      operator_numbers_.try_emplace(ops.get(), static_cast<uint32_t>(operators_.size() + 1));
+  if (added) operators_.push_back(std::move(ops));
+  return it->second;
 }
 
 std::vector<PayloadFile> CompileIndex::payload_files(const IndexEntry& e) const {
@@ -74,6 +76,7 @@ void CompileIndex::shrink_to_fit() {
     e.outputs.shrink_to_fit();
     e.payload_file_ids.shrink_to_fit();
   }
+  operators_.shrink_to_fit();
 }
 
 namespace {

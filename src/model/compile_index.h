@@ -96,7 +96,8 @@ class CompileIndex {
   void spill_payload_files(size_t chunks) { files_ = PayloadFileStore(chunks); }
   const PayloadFileStore& payload_store() const { return files_; }
   // A graph's operators kept for PayloadFile::operators, by the number
-  // given; null for 0.
+  // given (the same list, the same number: many files share one); null
+  // for 0.
   uint32_t keep_operators(std::shared_ptr<const std::vector<trace::OperatorCount>> ops);
   const std::vector<trace::OperatorCount>* operators(uint32_t n) const {
     return n && n <= operators_.size() ? operators_[n - 1].get() : nullptr;
@@ -117,6 +118,7 @@ class CompileIndex {
   TextTable texts_;
   PayloadFileStore files_;
   std::vector<std::shared_ptr<const std::vector<trace::OperatorCount>>> operators_;
+  std::unordered_map<const void*, uint32_t> operator_numbers_;  // by list
   std::vector<IndexEntry> entries_;
   std::unordered_map<trace::CompileId, size_t, trace::CompileIdHash> by_id_;
   std::optional<size_t> unknown_;
