@@ -89,7 +89,10 @@ async function main() {
     // The page reloads itself (no reload by hand) as newer pages are
     // written, until one shows compiles it did not (still live), with the
     // links that are new marked. Read in one go: the page may reload again.
+    // A look taken while the page reloads would see a document not yet
+    // parsed (no note, no links): only a loaded page counts.
     const look = () => page.evaluate(() => {
+      if (document.readyState !== 'complete') return null;
       const note = document.getElementById('tl-live');
       return {
         generation: note ? note.getAttribute('data-generation') : null,
