@@ -174,21 +174,23 @@ bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
 }
 
 // The operators whose counts differ between two graphs, by name (each list
-// is in name order: trace::graph_operators).
+// is in name order: trace::graph_operators), written into the store.
 using Operators = const std::vector<trace::OperatorCount>*;
-std::vector<OperatorDelta> operator_deltas(Operators a, Operators b) {
+std::span<const OperatorDelta> operator_deltas(Operators a, Operators b, DiffStore* store) {
   static const std::vector<trace::OperatorCount> kNone;
   const auto &x = a ? *a : kNone, &y = b ? *b : kNone;
-  std::vector<OperatorDelta> out;
+  if (x.empty() && y.empty()) return {};
+  OperatorDelta* out = store->room(x.size() + y.size());
+  size_t n = 0;
   for (size_t i = 0, j = 0; i < x.size() || j < y.size();) {
     bool take_x = j == y.size() || (i < x.size() && x[i].name <= y[j].name);
     bool take_y = i == x.size() || (j < y.size() && y[j].name <= x[i].name);
     uint32_t ca = take_x ? x[i].count : 0, cb = take_y ? y[j].count : 0;
-    if (ca != cb) out.push_back({take_x ? x[i].name : y[j].name, ca, cb});
+    if (ca != cb) out[n++] = {take_x ? x[i].name : y[j].name, ca, cb};
     i += take_x;
     j += take_y;
   }
-  return out;
+  return store->keep(out, n);
 }
 
 // The names of the operators of an entry's graphs (views of their lists).
@@ -204,7 +206,7 @@ std::set<std::string_view> operator_names(const model::IndexEntry& e,
 // A compile's operator summary from its changed artifacts (already with
 // their deltas: `changed` from `first` on) and the operators of all its
 // graphs on each side.
-CompileOperators compile_operators(const std::string& id, const model::IndexEntry& a,
+CompileOperators compile_operators(std::string_view id, const model::IndexEntry& a,
                                    const model::CompileIndex& index_a, const model::IndexEntry& b,
                                    const model::CompileIndex& index_b,
                                    const std::deque<ArtifactChange>& changed, size_t first) {
@@ -247,8 +249,8 @@ ArtifactChange change(const Comparison& c, std::string_view id, const std::strin
 void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other, Comparison* c) {
   DiffReport* r = c->r;
   size_t first_change = r->artifacts.size();
-  r->compile_ids_in_both.push_back(e.label());
-  std::string_view id = r->store->text(r->compile_ids_in_both.back());
+  std::string_view id = r->store->text(e.label());
+  r->compile_ids_in_both.push_back(id);
   auto pa = payload_files(e, c->a), pb = payload_files(other, c->b);
   NamedFiles b_by_name = sorted(pb), a_by_name = sorted(pa);
   const auto &ta = c->a.index().texts(), &tb = c->b.index().texts();
@@ -266,8 +268,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     const model::PayloadFile* fb = &named_b->file;
     if (fa.md5.same(fb->md5, ta, tb)) continue;
     ch.b = named_b->id;
-    ch.operators = r->store->deltas(operator_deltas(c->a.index().operators(fa.operators),
-                                                    c->b.index().operators(fb->operators)));
+    ch.operators = operator_deltas(c->a.index().operators(fa.operators),
+                                   c->b.index().operators(fb->operators), r->store.get());
     bool noise = fa.has_digest && fb->has_digest && fa.digest == fb->digest;
     (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
   }
@@ -278,8 +280,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
       ch.b = fb.id;
       r->artifacts.push_back(std::move(ch));
     }
-  CompileOperators ops = compile_operators(r->compile_ids_in_both.back(), e, c->a.index(), other,
-                                           c->b.index(), r->artifacts, first_change);
+  CompileOperators ops =
+      compile_operators(id, e, c->a.index(), other, c->b.index(), r->artifacts, first_change);
   if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
     r->operators.push_back(std::move(ops));
 }
@@ -316,17 +318,18 @@ std::string_view DiffStore::text(std::string_view s) {
   return *known_.insert(texts_.emplace_back(s)).first;
 }
 
-std::span<const OperatorDelta> DiffStore::deltas(const std::vector<OperatorDelta>& v) {
-  if (v.empty()) return {};
-  if (room_ - used_ < v.size()) {
-    room_ = std::max<size_t>(v.size(), 4096);
+OperatorDelta* DiffStore::room(size_t most) {
+  if (room_ - used_ < most) {
+    room_ = std::max<size_t>(most, 4096);
     chunks_.push_back(std::make_unique<OperatorDelta[]>(room_));
     used_ = 0;
   }
-  OperatorDelta* at = chunks_.back().get() + used_;
-  std::copy(v.begin(), v.end(), at);
-  used_ += v.size();
-  return {at, v.size()};
+  return chunks_.back().get() + used_;
+}
+
+std::span<const OperatorDelta> DiffStore::keep(OperatorDelta* at, size_t n) {
+  used_ += n;  // at is room()'s answer: the next unused delta of the last chunk
+  return {at, n};
 }
 
 std::optional<model::PayloadFile> ArtifactChange::file_of(uint32_t id,

@@ -62,7 +62,10 @@ struct CountedOperator : OperatorDelta {
 class DiffStore {
  public:
   std::string_view text(std::string_view s);
-  std::span<const OperatorDelta> deltas(const std::vector<OperatorDelta>& v);
+  // Room for at most `most` deltas, to be filled and then kept with
+  // keep(at, n): the deltas are written where they stay.
+  OperatorDelta* room(size_t most);
+  std::span<const OperatorDelta> keep(OperatorDelta* at, size_t n);
 
  private:
   std::deque<std::string> texts_;
@@ -133,7 +136,8 @@ struct StatChange {
 struct DiffReport {
   Totals a, b;
   bool several_runs = false;  // either log holds several runs (frames are per run)
-  std::vector<std::string> compile_ids_only_a, compile_ids_only_b, compile_ids_in_both;
+  std::vector<std::string> compile_ids_only_a, compile_ids_only_b;
+  std::vector<std::string_view> compile_ids_in_both;  // in the store below
   std::vector<FrameChange> frames;  // frames whose figures differ, in (run, frame id) order
   std::vector<PatternChange> recompile_reasons;  // patterns whose count differs
   std::vector<PatternChange> graph_breaks;       // likewise
