@@ -2,12 +2,14 @@
 // the binary (the build folder), or in ../lib/tlscope from it (installed),
 // loaded only by the command that needs them. What they link costs every
 // run of the binary that links it: cpp-httplib with OpenSSL and brotli
-// (--serve) and libarchive (bundle) took 11 ms and 6 MB of each run, a
+// (--serve) and libarchive (bundle) took 12 ms and 5.7 MB of each run, a
 // `summary` of 100 MB or a `check` in CI included (bench/README.md).
 //
 // A module exports one function, `extern "C" const Table* <symbol>()`,
-// whose table of entry points starts with the version of tlscope it was
-// built with and the table's size: a module of another build is refused.
+// whose table of entry points starts with module_header<Table>(): the
+// version of tlscope it was built with, the table's size and the hash of
+// the interface headers it was built from (base/module_abi.h, written by
+// src/base/CMakeLists.txt). A module that differs in any is refused.
 #pragma once
 
 #include <dlfcn.h>
@@ -18,13 +20,22 @@
 #include <string>
 #include <vector>
 
+#include "base/module_abi.h"
+
 namespace tlscope::base {
 
 // What every module table starts with.
 struct ModuleHeader {
   const char* version;  // TLSCOPE_VERSION of the module's build
   size_t table_size;    // sizeof of its table
+  const char* abi;      // TLSCOPE_MODULE_ABI of the module's build (last: an
+                        // older header ends here, refused by its size first)
 };
+
+template <class Table>
+constexpr ModuleHeader module_header() {
+  return {TLSCOPE_VERSION, sizeof(Table), TLSCOPE_MODULE_ABI};
+}
 
 namespace detail {
 // The folders a module is looked for in: the binary's, then ../lib/tlscope.
@@ -55,7 +66,8 @@ inline const void* load_module(const char* file, const char* symbol, size_t tabl
     }
     auto entry = reinterpret_cast<const void* (*)()>(::dlsym(handle, symbol));
     const auto* header = entry ? static_cast<const ModuleHeader*>(entry()) : nullptr;
-    if (!header || header->table_size != table_size || std::strcmp(header->version, version) != 0) {
+    if (!header || header->table_size != table_size || std::strcmp(header->version, version) != 0 ||
+        std::strcmp(header->abi, TLSCOPE_MODULE_ABI) != 0) {
       *error = path + " is not the module of this tlscope (" + version + "): reinstall tlscope";
       return nullptr;
     }

@@ -86,7 +86,7 @@ bool close(void* tar, std::string* error) {
 void discard(void* tar) { delete static_cast<Tar*>(tar); }
 
 constexpr TarModule kModule = {
-    {TLSCOPE_VERSION, sizeof(TarModule)}, open, add, add_file, close, discard};
+    base::module_header<TarModule>(), open, add, add_file, close, discard};
 
 }  // namespace
 }  // namespace tlscope::bundle

@@ -176,7 +176,7 @@ void stop(void* server) {
   if (b->thread.joinable()) b->thread.join();
 }
 
-constexpr HttpModule kModule = {{TLSCOPE_VERSION, sizeof(HttpModule)}, serve, start, stop};
+constexpr HttpModule kModule = {base::module_header<HttpModule>(), serve, start, stop};
 
 }  // namespace
 }  // namespace tlscope::serve

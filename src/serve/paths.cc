@@ -1,9 +1,5 @@
-// What --serve decides without a server (serve.h): which file a request
-// names, a file's Content-Type, whether --host can be listened on. In the
-// binary, and in the server module too (http_module.cc).
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
+// What the server module (http_module.cc) answers a request with: which file
+// it names, and that file's Content-Type (serve.h).
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -69,23 +65,6 @@ std::string content_type(const std::string& file) {
   for (auto [e, type] : kTypes)
     if (ext == e) return type;
   return "application/octet-stream";
-}
-
-std::optional<std::string> host_problem(const std::string& host) {
-  if (host.empty()) return "--host: the address is empty";
-  in_addr v4{};
-  in6_addr v6{};
-  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1 || ::inet_pton(AF_INET6, host.c_str(), &v6) == 1)
-    return std::nullopt;
-  // Digits and dots that are no IPv4 address (999.1.1.1), or a colon that
-  // is no IPv6 one: a typo, not a name to look up.
-  bool dotted = host.find_first_not_of("0123456789.") == std::string::npos;
-  if (dotted || host.find(':') != std::string::npos)
-    return "--host " + host + ": not an address (e.g. 127.0.0.1, 0.0.0.0 or ::1)";
-  for (char c : host)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
-      return "--host " + host + ": not an address or a host name";
-  return std::nullopt;
 }
 
 }  // namespace tlscope::serve

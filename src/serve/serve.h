@@ -47,7 +47,8 @@ std::optional<std::string> host_problem(const std::string& host);
 // not load: base/module.h); nullopt when it is there.
 std::optional<std::string> server_problem();
 
-// The file a request path names inside `folder`, or "" when there is none
+// In the module (paths.cc), as is content_type():
+// the file a request path names inside `folder`, or "" when there is none
 // (missing, a folder without index.html, or outside `folder` in any way).
 // `path` is the decoded request path ("/rank_0/index.html").
 std::string resolve_request(const std::string& folder, const std::string& path);

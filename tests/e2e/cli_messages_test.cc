@@ -273,6 +273,25 @@ TEST_F(CliMessages, AMissingModuleIsSaidByTheCommandThatNeedsIt) {
   EXPECT_EQ(summary.exit_code, 0) << summary.err;
 }
 
+// A module of another build beside the binary (its interface hash differs,
+// its version and table size do not: tests/e2e/other_build_module.cc) is
+// refused, not called: `bundle` says so, exits 1 and writes nothing.
+TEST_F(CliMessages, AModuleOfAnotherBuildIsRefused) {
+  fs::create_directories(p("other"));
+  std::string bin = p("other/tlscope");
+  fs::copy_file(kBin, bin);
+  fs::permissions(bin, fs::perms::owner_exec, fs::perm_options::add);
+  fs::copy_file(TLSCOPE_OTHER_BUILD_MODULE, p("other/tlscope-archive.so"));
+  auto bundle = run_tlscope({"bundle", kExample.string(), "-o", p("b.tar.zst")}, tmp_.path(), bin);
+  EXPECT_EQ(bundle.exit_code, 1);
+  EXPECT_EQ(messages(bundle), Lines{"Error: " + p("other") +
+                                    "/tlscope-archive.so is not the module of this tlscope (" +
+                                    TLSCOPE_VERSION + "): reinstall tlscope"})
+      << bundle.err;
+  EXPECT_FALSE(fs::exists(p("b.tar.zst")));
+  EXPECT_FALSE(fs::exists(p("b.tar.zst.tmp")));
+}
+
 // What the modules link is loaded by their commands only: the report and the
 // doctor's commands load neither OpenSSL, cpp-httplib nor libarchive (the
 // dynamic loader lists every library it opens under LD_DEBUG=files).
