@@ -22,26 +22,34 @@ uint64_t Md5Verdicts::key(uint64_t bytes_hash, size_t size, std::string_view dec
          (std::hash<std::string_view>{}(declared) * 0xc2b2ae3d27d4eb4full);
 }
 
-bool Md5Verdicts::claim(uint64_t key) { return verdicts_.insert(key, kOk); }
+bool Md5Verdicts::claim(uint64_t key, int reader) {
+  return verdicts_.with(key, kPending, [&](uint8_t& verdict, bool added) {
+    if (added) return true;
+    if (verdict == kPending)
+      ++waiting_[KeyTable::shard_of(key)][key][reader];
+    else if (verdict == kFailed)
+      ++failed_[reader];
+    return false;
+  });
+}
 
-void Md5Verdicts::set(uint64_t key, bool ok) { verdicts_.set(key, ok ? kOk : kFailed); }
-
-void Md5Verdicts::defer(int reader, uint64_t key) { deferred_[reader].push_back(key); }
-
-uint64_t Md5Verdicts::deferred_failures(int reader) const {
-  uint64_t n = 0;
-  for (uint64_t key : deferred_[reader]) n += verdicts_.get(key, kOk) == kFailed;
-  return n;
+void Md5Verdicts::set(uint64_t key, bool ok) {
+  verdicts_.with(key, kPending, [&](uint8_t& verdict, bool) {
+    verdict = ok ? kOk : kFailed;
+    auto& waiting = waiting_[KeyTable::shard_of(key)];
+    auto it = waiting.find(key);
+    if (it == waiting.end()) return;
+    if (!ok)
+      for (int reader : {0, 1}) failed_[reader] += it->second[reader];
+    waiting.erase(it);
+  });
 }
 
 void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t bytes_hash) {
   Message m;
   if (shared_) {
     m.key = Md5Verdicts::key(bytes_hash, payload.size(), declared);
-    if (!shared_->claim(m.key)) {
-      shared_->defer(reader_, m.key);
-      return;
-    }
+    if (!shared_->claim(m.key, reader_)) return;
   }
   // The batch's bytes stay within its limit (or one payload longer): its
   // buffer is never moved to a larger one, whose fresh pages the kernel

@@ -4,9 +4,12 @@
 // record failed.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "trace/key_table.h"
@@ -14,30 +17,40 @@
 namespace tlscope::trace {
 
 // The verdicts of the checks of the logs read at once (`tlscope diff` reads
-// both on two threads): a payload met before, the same bytes with the same
+// both on two threads): a payload met lately, the same bytes with the same
 // declared digest, gets the verdict it got then instead of a check of its
 // own (it repeats within a log, and between the runs or ranks compared).
-// Thread-safe.
+// Memory is bounded: the verdicts of the last 65,536 or so payloads are
+// kept (a payload met again after them is checked again), and a payload
+// whose check is under way holds a count per reader of its repeats, not a
+// record per repeat. Thread-safe.
 class Md5Verdicts {
  public:
+  static constexpr size_t kMostPerShard = 1024;  // of KeyTable's 64 shards
+  explicit Md5Verdicts(size_t most_per_shard = kMostPerShard)
+      : verdicts_(most_per_shard, kPending) {}
   // A payload's name here: a 64-bit hash of its bytes (`bytes_hash`,
   // trace::payload_hash), its length and its declared digest.
   static uint64_t key(uint64_t bytes_hash, size_t size, std::string_view declared);
-  // True when the caller is the first to meet `key` and checks it (then
-  // set()s its verdict); false when someone else did or does.
-  bool claim(uint64_t key);
+  // `reader` (0 or 1, one per log) meets a payload: true when no verdict of
+  // its key is known or under way, and the caller checks it (then set()s
+  // the verdict); false when the verdict counts for `reader` (now, or once
+  // set() gives it).
+  bool claim(uint64_t key, int reader);
   void set(uint64_t key, bool ok);
-  // Payloads that met a claimed key: `reader` (0 or 1, one per log) takes
-  // their verdicts once every claimer has set them.
-  void defer(int reader, uint64_t key);
-  // The failures among `reader`'s deferred payloads; call once all readers
-  // are done.
-  uint64_t deferred_failures(int reader) const;
+  // The failures among the payloads `reader` met and did not check (claim()
+  // false); once every reader is done.
+  uint64_t deferred_failures(int reader) const { return failed_[reader]; }
+  // Verdicts held now (for tests).
+  size_t held() const { return verdicts_.size(); }
 
  private:
-  enum : uint8_t { kOk = 1, kFailed = 2 };
-  KeyTable verdicts_;                  // claimed keys: kOk until set() says otherwise
-  std::vector<uint64_t> deferred_[2];  // each reader appends to its own
+  enum : uint8_t { kPending = 1, kOk = 2, kFailed = 3 };
+  KeyTable verdicts_;  // a pending key is never forgotten
+  // Per shard of verdicts_, under its lock: the payloads of a pending key
+  // each reader met.
+  std::unordered_map<uint64_t, std::array<uint64_t, 2>> waiting_[KeyTable::kShards];
+  std::atomic<uint64_t> failed_[2] = {0, 0};
 };
 
 class Md5Batch {

@@ -228,6 +228,36 @@ TEST(KeyTable, EachKeyIsTakenOnceByTwoThreads) {
   EXPECT_EQ(taken[0] + taken[1], keys.size());
 }
 
+// Bounded, a shard that fills forgets the keys whose value is not the kept
+// one, never a kept one, and never the key being added: the table holds at
+// most the kept keys and `most` others per shard, and what it holds has the
+// value last given.
+TEST(KeyTable, BoundedForgetsOnlyWhatIsNotKept) {
+  constexpr size_t kMost = 16;
+  tlscope::trace::KeyTable table(kMost, 1);
+  std::mt19937_64 rng(7);
+  std::unordered_map<uint64_t, uint8_t> given;
+  std::vector<uint64_t> kept;
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t k = rng();
+    uint8_t v = i % 50 == 0 ? 1 : 2;
+    ASSERT_TRUE(table.insert(k, v));
+    ASSERT_EQ(table.get(k, 0), v) << "the key just added is there";
+    given[k] = v;
+    if (v == 1) kept.push_back(k);
+  }
+  for (uint64_t k : kept) ASSERT_EQ(table.get(k, 0), 1) << k;
+  EXPECT_LE(table.size(), kept.size() + tlscope::trace::KeyTable::kShards * (kMost + 1));
+  EXPECT_GT(table.size(), kept.size());
+  size_t forgotten = 0;
+  for (const auto& [k, v] : given) {
+    uint8_t now = table.get(k, 0);
+    forgotten += now == 0;
+    ASSERT_TRUE(now == 0 || now == v) << k;
+  }
+  EXPECT_GT(forgotten, 90000u);
+}
+
 // Two readers on two threads share their verdicts (tlscope diff): each still
 // counts every failure among the payloads it read, whichever of them checked
 // a payload, and none is checked twice.
@@ -257,6 +287,55 @@ TEST(Md5, SharedVerdictsCountEveryReadersFailures) {
   for (int reader : {0, 1})
     EXPECT_EQ(batch[reader].failures() + verdicts.deferred_failures(reader), bad) << reader;
   EXPECT_EQ(batch[0].failures() + batch[1].failures(), bad);  // each checked once
+}
+
+// Bounded to a few verdicts, with payloads that repeat within and between
+// the readers' logs long after their verdict is forgotten: each reader still
+// counts every failure among the payloads it read, exactly, and the table
+// never holds more than its bound and the checks under way.
+TEST(Md5, ForgottenVerdictsAreCheckedAgainAndCountedOnce) {
+  std::mt19937 rng(13);
+  std::vector<std::pair<std::string, std::string>> pool;
+  uint64_t bad_in_pool = 0;
+  for (int i = 0; i < 5000; ++i) {
+    std::string msg = random_bytes(&rng, 8 + rng() % 300);
+    std::string declared = hex(md5(msg));
+    if (rng() % 4 == 0) declared[0] = declared[0] == 'f' ? 'e' : 'f';
+    bad_in_pool += !md5_matches(msg, declared);
+    pool.emplace_back(std::move(msg), std::move(declared));
+  }
+  std::vector<size_t> order[2];
+  uint64_t bad[2] = {0, 0};
+  for (int reader : {0, 1})
+    for (int i = 0; i < 20000; ++i) {
+      size_t n = rng() % pool.size();
+      order[reader].push_back(n);
+      bad[reader] += !md5_matches(pool[n].first, pool[n].second);
+    }
+  tlscope::trace::Md5Verdicts verdicts(2);
+  tlscope::trace::Md5Batch batch[2];
+  size_t most_held = 0;
+  auto read = [&](int reader) {
+    batch[reader].share(&verdicts, reader);
+    batch[reader].set_bytes(4096);
+    for (size_t n : order[reader]) {
+      batch[reader].add(pool[n].first, pool[n].second, tlscope::trace::payload_hash(pool[n].first));
+      if (reader == 0) most_held = std::max(most_held, verdicts.held());
+    }
+    batch[reader].flush();
+  };
+  std::thread other(read, 1);
+  read(0);
+  other.join();
+  for (int reader : {0, 1})
+    EXPECT_EQ(batch[reader].failures() + verdicts.deferred_failures(reader), bad[reader]) << reader;
+  // Checked once each, the failures would be at most the bad payloads of the
+  // pool: forgotten ones were checked again.
+  EXPECT_GT(batch[0].failures() + batch[1].failures(), bad_in_pool);
+  // Per shard two verdicts and the key being added, and twice the checks
+  // under way (two batches of at most 4,096 bytes of payloads of 8 bytes or
+  // more): far fewer than the pool's 5,000 payloads.
+  EXPECT_LE(most_held, tlscope::trace::KeyTable::kShards * 3 + 2 * 2 * 4096 / 8);
 }
 
 }  // namespace
