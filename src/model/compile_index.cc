@@ -53,8 +53,8 @@ std::vector<PayloadFile> CompileIndex::payload_files(const IndexEntry& e) const 
 }
 
 std::string CompileIndex::url_of(const PayloadFile& f) const {
-  if (f.name == PayloadFile::kFixedPath) return texts_[f.folder];
-  return texts_[f.folder] + "/" + numbered_file(texts_[f.name], f.number);
+  if (f.name == PayloadFile::kFixedPath) return std::string(texts_[f.folder]);
+  return fmt::format("{}/{}", texts_[f.folder], numbered_file(texts_[f.name], f.number));
 }
 
 void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
@@ -173,7 +173,7 @@ void DeclaredMd5::set(std::string_view md5, TextTable* texts) {
 }
 
 std::string DeclaredMd5::text(const TextTable& texts) const {
-  if (kind_ >= kText) return texts[kind_ - kText];
+  if (kind_ >= kText) return std::string(texts[kind_ - kText]);
   if (kind_ == kNone) return {};
   return md5_hex(bytes_);
 }
@@ -186,7 +186,7 @@ bool DeclaredMd5::same(const DeclaredMd5& other, const TextTable& texts,
 }
 
 TextTable::TextTable(const TextTable& other) {
-  for (const auto& t : other.texts_) add(t);
+  for (uint32_t id = 0; id < other.size(); ++id) add(other[id]);
 }
 
 TextTable& TextTable::operator=(const TextTable& other) {
@@ -194,10 +194,36 @@ TextTable& TextTable::operator=(const TextTable& other) {
   return *this;
 }
 
+size_t TextTable::slot_of(std::string_view text) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = std::hash<std::string_view>{}(text)&mask;; i = (i + 1) & mask)
+    if (slots_[i] == 0 || (*this)[slots_[i] - 1] == text) return i;
+}
+
+const char* TextTable::keep(std::string_view text) {
+  if (text.empty()) return "";
+  if (room_ - used_ < text.size()) {
+    room_ = std::max(kChunk, text.size());
+    chunks_.push_back(std::make_unique<char[]>(room_));
+    used_ = 0;
+  }
+  char* at = chunks_.back().get() + used_;
+  std::copy(text.begin(), text.end(), at);
+  used_ += text.size();
+  return at;
+}
+
 uint32_t TextTable::add(std::string_view text) {
-  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  if (slots_.empty()) slots_.assign(64, 0);
+  size_t i = slot_of(text);
+  if (slots_[i] != 0) return slots_[i] - 1;
   auto id = static_cast<uint32_t>(texts_.size());
-  ids_.emplace(texts_.emplace_back(text), id);
+  texts_.push_back({keep(text), text.size()});
+  slots_[i] = id + 1;
+  if (texts_.size() * 2 > slots_.size()) {
+    slots_.assign(slots_.size() * 2, 0);
+    for (uint32_t n = 0; n < texts_.size(); ++n) slots_[slot_of((*this)[n])] = n + 1;
+  }
   return id;
 }
 

@@ -5,6 +5,9 @@
 
 #include <random>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/compile_index.h"
@@ -83,6 +86,32 @@ TEST(PayloadFile, ATextTableCopyIsItsOwn) {
   TextTable moved = std::move(copy);
   EXPECT_EQ(moved.add("text 7"), ids[7]);
   EXPECT_EQ(moved.size(), 60u);
+}
+
+// The table keeps what a map of strings keeps: texts of every length (empty,
+// longer than a chunk), through many growths, each named by the number its
+// first add() gave, and what it gave out stays where it was.
+TEST(PayloadFile, ATextTableAgreesWithAMap) {
+  std::mt19937 rng(12);
+  TextTable t;
+  std::unordered_map<std::string, uint32_t> want;
+  std::vector<std::pair<std::string_view, std::string>> given;  // views kept from the start
+  for (int i = 0; i < 50000; ++i) {
+    size_t n = i % 1000 == 999 ? 70000 + rng() % 70000 : rng() % 40;
+    std::string s(n, 'a');
+    for (char& c : s) c = static_cast<char>('a' + rng() % 3);
+    uint32_t id = t.add(s);
+    auto [it, added] = want.emplace(s, id);
+    ASSERT_EQ(id, it->second) << s;
+    if (added) {
+      ASSERT_EQ(id, want.size() - 1);
+      if (i % 97 == 0) given.emplace_back(t[id], s);
+    }
+  }
+  EXPECT_EQ(t.size(), want.size());
+  for (const auto& [s, id] : want) ASSERT_EQ(t[id], s);
+  for (const auto& [view, s] : given) ASSERT_EQ(view, s);
+  EXPECT_TRUE(want.count(""));
 }
 
 // A payload file's path is made again from its pieces as ingest made it.

@@ -70,8 +70,9 @@ size_t compare_facts(const fs::path& log) {
   size_t placed = 0;
   for (const auto& e : later.index.entries())
     for (const auto& f : later.index.payload_files(e)) placed += f.placed;
-  if (later.index.payload_store().size() > 2 * model::PayloadFileStore::kChunkFiles)
+  if (later.index.payload_store().size() > 2 * model::PayloadFileStore::kChunkFiles) {
     EXPECT_TRUE(later.index.payload_store().spilled()) << log;
+  }
   std::string error;
   EXPECT_TRUE(note_placed_payloads(plain.string(), &later.index, all_entries(later.index),
                                    &later_digests, &error))
