@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <set>
 
 namespace tlscope::trace {
 namespace {
@@ -76,6 +78,17 @@ void aten_list(std::string_view line, Counts* out) {
   }
 }
 
+// The name kept once for the whole run (OperatorCount::name), by any thread.
+std::string_view kept_name(std::string_view name) {
+  static std::mutex mu;
+  // Never destroyed: lists that view it may outlive the statics.
+  static auto* names = new std::set<std::string, std::less<>>;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = names->find(name);
+  if (it == names->end()) it = names->emplace(name).first;
+  return *it;
+}
+
 }  // namespace
 
 bool is_graph_artifact(std::string_view file_name) {
@@ -105,7 +118,7 @@ std::vector<OperatorCount> graph_operators(std::string_view payload, bool output
   if (!in_call.empty()) all = std::move(in_call);
   std::vector<OperatorCount> out;
   out.reserve(all.size());
-  for (auto& [k, v] : all) out.push_back({k, v});
+  for (auto& [k, v] : all) out.push_back({kept_name(k), v});
   return out;
 }
 

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <thread>
+#include <vector>
+
 namespace tlscope::trace {
 namespace {
 
@@ -73,6 +77,29 @@ TEST(GraphOperators, NothingFromTextThatIsNotAGraph) {
   EXPECT_TRUE(graph_operators("", false).empty());
   EXPECT_TRUE(graph_operators("x = torch.ops.aten\nTREE_GUARD_MANAGER:\n| +- x = y(", false).empty());
   EXPECT_TRUE(graph_operators("aten = torch.ops.aten\nbuf0 = empty_strided_cuda((16, 128))", true).empty());
+}
+
+// A name is kept once for the whole run: it outlives the payload it was
+// read from, and two graphs (read on two threads) that call an operator
+// view the same bytes.
+TEST(GraphOperators, NamesOutliveTheirPayloadAndAreKeptOnce) {
+  auto read = [](int i) {
+    std::string graph = "x = torch.ops.aten.mm.default(a, b)\ny = torch.ops.aten.op_" +
+                        std::to_string(i) + ".default(x)\n";
+    return graph_operators(graph, false);  // the payload is gone when this returns
+  };
+  std::vector<Ops> lists(2000);
+  std::thread other([&] {
+    for (int i = 1; i < 2000; i += 2) lists[i] = read(i % 50);
+  });
+  for (int i = 0; i < 2000; i += 2) lists[i] = read(i % 50);
+  other.join();
+  for (int i = 0; i < 2000; ++i) {
+    std::string op = "aten.op_" + std::to_string(i % 50);
+    ASSERT_EQ(lists[i], (Ops{{"aten.mm", 1}, {op, 1}})) << i;
+    EXPECT_EQ(lists[i][0].name.data(), lists[0][0].name.data());
+    EXPECT_EQ(lists[i][1].name.data(), lists[i % 50][1].name.data());
+  }
 }
 
 TEST(GraphOperators, WhichFilesAreGraphs) {

@@ -213,7 +213,7 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
   if (!rec.has_payload) return;
   for (const auto& op : trace::graph_operators(rec.payload(), output_code)) {
     std::string_view name = op.name;
-    std::string what = "graph calls " + op.name;
+    std::string what = "graph calls " + std::string(name);
     if (name == "torch._C._set_grad_enabled" || name == "higher_order.wrap_with_set_grad_enabled")
       f_->set_grad_enabled_in_graph.add(id, rec.lineno, what);
     if (name.find("autocast") != std::string_view::npos)
@@ -227,9 +227,10 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
     if (dot == std::string_view::npos || name.starts_with("torch.") ||
         name.starts_with("Tensor.") || name.starts_with("operator.") || name.starts_with("math."))
       continue;
-    if (!core_namespace(name.substr(0, dot)) && !f_->compliant_custom_ops.count(op.name) &&
-        !f_->non_compliant_ops.count(op.name) && f_->other_ops.size() < 200)
-      f_->other_ops.try_emplace(op.name, model::Evidence{rec.lineno, what});
+    std::string op_name(name);
+    if (!core_namespace(name.substr(0, dot)) && !f_->compliant_custom_ops.count(op_name) &&
+        !f_->non_compliant_ops.count(op_name) && f_->other_ops.size() < 200)
+      f_->other_ops.try_emplace(std::move(op_name), model::Evidence{rec.lineno, what});
   }
 }
 
