@@ -319,7 +319,7 @@ std::string_view DiffStore::text(std::string_view s) {
 }
 
 OperatorDelta* DiffStore::room(size_t most) {
-  if (room_ - used_ < most) {
+  if (chunks_.empty() || room_ - used_ < most) {
     room_ = std::max<size_t>(most, 4096);
     chunks_.push_back(std::make_unique<OperatorDelta[]>(room_));
     used_ = 0;

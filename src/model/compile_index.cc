@@ -202,7 +202,7 @@ size_t TextTable::slot_of(std::string_view text) const {
 
 const char* TextTable::keep(std::string_view text) {
   if (text.empty()) return "";
-  if (room_ - used_ < text.size()) {
+  if (chunks_.empty() || room_ - used_ < text.size()) {  // (none in a table moved from)
     room_ = std::max(kChunk, text.size());
     chunks_.push_back(std::make_unique<char[]>(room_));
     used_ = 0;

@@ -86,6 +86,10 @@ TEST(PayloadFile, ATextTableCopyIsItsOwn) {
   TextTable moved = std::move(copy);
   EXPECT_EQ(moved.add("text 7"), ids[7]);
   EXPECT_EQ(moved.size(), 60u);
+  // The table moved from is empty and takes texts again (its chunks went).
+  EXPECT_EQ(copy.size(), 0u);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(copy.add("again"), 0u);
+  EXPECT_EQ(copy[0], "again");
 }
 
 // The table keeps what a map of strings keeps: texts of every length (empty,
