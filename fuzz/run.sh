@@ -46,7 +46,7 @@ for h in "${HARNESSES[@]}"; do
   if [ $running -ge "$JOBS" ]; then wait -n || failed=1; running=$((running - 1)); fi
 done
 while [ $running -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); done
-if [ $failed != 0 ] || ls fuzz/findings/ 2>/dev/null | grep -q .; then
+if [ $failed != 0 ] || ls fuzz/findings/ 2>/dev/null | grep . >/dev/null; then
   echo "make fuzz: findings in fuzz/findings/ (reproduce: $BUILD/fuzz/fuzz_<harness> FILE); once" \
        "fixed, move each into tests/data/fuzz/<harness>/ so that make test replays it" >&2
   exit 1

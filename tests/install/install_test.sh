@@ -9,6 +9,8 @@
 # The expectations come from the installed binary's help, not from lists kept
 # here. The zsh part is left out, saying so, where zsh is not installed.
 set -euo pipefail
+# (A `... | grep -q` fails here now and then: grep leaves at its first match
+# and the writer dies of SIGPIPE. The greps below read all their input.)
 build=$(cd "$1" && pwd)
 log=$2  # a trace log to bundle
 tmp=$(mktemp -d)
@@ -58,7 +60,7 @@ check_modules() {
   done
   "$bin" bundle "$log" -o "$tmp/b.tar.gz" >/dev/null 2>"$tmp/bundle.err" ||
     fail "the installed tlscope bundle exits $?: $(cat "$tmp/bundle.err")"
-  tar -tzf "$tmp/b.tar.gz" | grep -qx 'tlscope-bundle/ISSUE.md' || fail "the bundle has no ISSUE.md"
+  tar -tzf "$tmp/b.tar.gz" | grep -xe 'tlscope-bundle/ISSUE.md' >/dev/null || fail "the bundle has no ISSUE.md"
   pass "lib/tlscope holds the modules, and the installed bundle loads tlscope-archive.so"
 }
 
@@ -126,7 +128,7 @@ check_bash_completion() {
               "$(bash_complete tlscope '')"
   expect_same "tlscope check --m<TAB>" "$(long_flags check | grep '^--m')" \
               "$(bash_complete tlscope check --m)"
-  long_flags check | grep -q '^--max-recompiles$' ||
+  long_flags check | grep -e '^--max-recompiles$' >/dev/null ||
     fail "tlscope check --help has no --max-recompiles"
   local sub
   for sub in '' $(subcommands); do
@@ -166,7 +168,7 @@ zsh_specs() {
 
 check_zsh_completion() {
   [ -f "$zsh_completion" ] || fail "no $zsh_completion"
-  head -1 "$zsh_completion" | grep -qx '#compdef tlscope' ||
+  head -1 "$zsh_completion" | grep -xe '#compdef tlscope' >/dev/null ||
     fail "_tlscope does not start with #compdef tlscope"
   if ! command -v zsh >/dev/null; then
     echo "zsh is not installed: the zsh completion was not checked beyond its #compdef line"

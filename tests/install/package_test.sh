@@ -7,6 +7,8 @@
 #
 # VERSION is the CMake project's; LOG a trace with a recompile.
 set -euo pipefail
+# (A `... | grep -q` fails here now and then: grep leaves at its first match
+# and the writer dies of SIGPIPE. The greps below read all their input.)
 build=$(cd "$1" && pwd)
 version=$2
 log=$3
@@ -56,7 +58,7 @@ check_files() {
               usr/share/zsh/vendor-completions/_tlscope; do
     [ -f "$tmp/root/$file" ] || fail "the package has no /$file: $(dpkg-deb -c "$deb")"
   done
-  gzip -dc "$tmp/root/usr/share/man/man1/tlscope.1.gz" | grep -q '^\.TH TLSCOPE 1 ' ||
+  gzip -dc "$tmp/root/usr/share/man/man1/tlscope.1.gz" | grep -e '^\.TH TLSCOPE 1 ' >/dev/null ||
     fail "the packaged man page has no .TH line"
   pass "the package holds the binary, its modules, the man page and both completions"
 }
@@ -74,7 +76,7 @@ check_packaged_binary() {
   # Its archive module, from /usr/lib/tlscope beside /usr/bin.
   "$bin" bundle "$log" -o "$tmp/b.tar.gz" >/dev/null 2>"$tmp/bundle.err" ||
     fail "packaged tlscope bundle exits $?: $(cat "$tmp/bundle.err")"
-  tar -tzf "$tmp/b.tar.gz" | grep -qx 'tlscope-bundle/ISSUE.md' || fail "the packaged bundle has no ISSUE.md"
+  tar -tzf "$tmp/b.tar.gz" | grep -xe 'tlscope-bundle/ISSUE.md' >/dev/null || fail "the packaged bundle has no ISSUE.md"
   pass "the packaged tlscope writes a bundle through /usr/lib/tlscope/tlscope-archive.so"
 }
 
