@@ -1,11 +1,12 @@
 #include "analysis/diff.h"
 
 #include <algorithm>
-#include <map>
 #include <iterator>
+#include <map>
 #include <set>
 #include <span>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace tlscope::analysis {
@@ -85,24 +86,32 @@ std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>&
 // The artifact name of a log's payload files: the file's name without its
 // number (F12), and output code, which is named after its source file (a
 // hash of the code), under one name (the same artifact under another name
-// in the other log). Made once per name the log has.
+// in the other log). Made once per name the log has, kept once per
+// artifact name: 4 bytes a text of the log's index (a string for each took
+// 7 MB for two 1 GB logs).
 class ArtifactNames {
  public:
   explicit ArtifactNames(const model::CompileIndex& index)
-      : index_(index), names_(2 * index.texts().size()), made_(names_.size()) {}
+      : index_(index), slots_(2 * index.texts().size(), kNotMade) {}
   const model::CompileIndex& index() const { return index_; }
 
   std::string_view of(const model::PayloadFile& f) {
     bool fixed = f.name == model::PayloadFile::kFixedPath;
-    size_t slot = 2 * size_t{fixed ? f.folder : f.name} + fixed;
-    if (!made_[slot]) {
-      made_[slot] = true;
-      names_[slot] = stem(index_.url_of(f));
+    uint32_t& n = slots_[2 * size_t{fixed ? f.folder : f.name} + fixed];
+    if (n == kNotMade) {
+      std::string name = stem(index_.url_of(f));
+      auto it = known_.find(name);
+      if (it == known_.end()) {
+        names_.push_back(std::move(name));
+        it = known_.emplace(names_.back(), static_cast<uint32_t>(names_.size() - 1)).first;
+      }
+      n = it->second;
     }
-    return names_[slot];
+    return names_[n];
   }
 
  private:
+  static constexpr uint32_t kNotMade = UINT32_MAX;
   static std::string stem(std::string_view url) {
     std::string_view stem = url.substr(url.rfind('/') + 1);
     stem = stem.substr(0, stem.rfind('.'));
@@ -118,8 +127,11 @@ class ArtifactNames {
   }
 
   const model::CompileIndex& index_;
-  std::vector<std::string> names_;  // by text number, twice: as a name, as a fixed path
-  std::vector<bool> made_;
+  // By text number, twice (as a name, as a fixed path): the number of its
+  // artifact name in names_.
+  std::vector<uint32_t> slots_;
+  std::deque<std::string> names_;
+  std::unordered_map<std::string_view, uint32_t> known_;  // views of names_
 };
 
 // The files of one compile id that hold or were made from a payload with a
@@ -157,20 +169,57 @@ const NamedFile* named(const NamedFiles& by_name, std::string_view name) {
   return it != by_name.end() && it->first == name ? &it->second : nullptr;
 }
 
-std::map<std::string, const model::IndexEntry*> entries_of(const model::ReportModel& m) {
-  std::map<std::string, const model::IndexEntry*> out;
-  for (const auto& e : m.index.entries())
-    if (e.id) out.emplace(e.label(), &e);
-  return out;
-}
-
 // Compile ids in numeric order ("[0/2]" before "[0/10]").
 bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
   auto key = [](const trace::CompileId& c) {
     auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
-    return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), v(c.attempt));
+    return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id),
+                      c.attempt.value_or(0));
   };
   return key(*x->id) < key(*y->id);
+}
+
+// What makes two compile ids' labels equal ("[0/1]" is attempt 0 and no
+// attempt alike): the logs' compiles are paired by label.
+auto label_key(const model::IndexEntry* e) {
+  const trace::CompileId& c = *e->id;
+  auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
+  return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), c.attempt.value_or(0));
+}
+bool label_less(const model::IndexEntry* x, const model::IndexEntry* y) {
+  return label_key(x) < label_key(y);
+}
+
+// A log's entries with a compile id, one per label (the first in log
+// order), by label: 8 bytes a compile (a map by label took about 100).
+std::vector<const model::IndexEntry*> entries_of(const model::ReportModel& m) {
+  std::vector<const model::IndexEntry*> out;
+  for (const auto& e : m.index.entries())
+    if (e.id) out.push_back(&e);
+  std::stable_sort(out.begin(), out.end(), label_less);
+  auto same = [](const auto* x, const auto* y) { return label_key(x) == label_key(y); };
+  out.erase(std::unique(out.begin(), out.end(), same), out.end());
+  return out;
+}
+
+// The compile ids of the two logs: those of both (paired), and those of one.
+struct Paired {
+  std::vector<std::pair<const model::IndexEntry*, const model::IndexEntry*>> both;
+  std::vector<const model::IndexEntry*> only_a, only_b;
+};
+Paired pair_entries(const model::ReportModel& a, const model::ReportModel& b) {
+  auto ea = entries_of(a), eb = entries_of(b);
+  Paired out;
+  size_t i = 0, j = 0;
+  while (i < ea.size() || j < eb.size()) {
+    if (j == eb.size() || (i < ea.size() && label_less(ea[i], eb[j])))
+      out.only_a.push_back(ea[i++]);
+    else if (i == ea.size() || label_less(eb[j], ea[i]))
+      out.only_b.push_back(eb[j++]);
+    else
+      out.both.emplace_back(ea[i++], eb[j++]);
+  }
+  return out;
 }
 
 // The operators whose counts differ between two graphs, by name (each list
@@ -213,10 +262,8 @@ CompileOperators compile_operators(std::string_view id, const model::IndexEntry&
   CompileOperators c;
   c.compile_id = id;
   auto na = operator_names(a, index_a), nb = operator_names(b, index_b);
-  auto names_only_in = [](const auto& x, const auto& y, std::vector<std::string>* out) {
-    std::vector<std::string_view> only;
-    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(only));
-    out->assign(only.begin(), only.end());
+  auto names_only_in = [](const auto& x, const auto& y, std::vector<std::string_view>* out) {
+    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(*out));
   };
   names_only_in(nb, na, &c.added);
   names_only_in(na, nb, &c.removed);
@@ -347,15 +394,13 @@ std::string ArtifactChange::text_of(const std::optional<model::PayloadFile>& f,
 
 CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b) {
   CompilesToCompare out;
-  auto ea = entries_of(a), eb = entries_of(b);
   ArtifactNames na(a.index), nb(b.index);
   const model::IndexEntry* first_a = a.index.entries().data();
   const model::IndexEntry* first_b = b.index.entries().data();
-  for (const auto& [label, x] : ea) {
-    auto it = eb.find(label);
-    if (it == eb.end() || same_payloads(*x, na, *it->second, nb)) continue;
+  for (auto [x, y] : pair_entries(a, b).both) {
+    if (same_payloads(*x, na, *y, nb)) continue;
     out.a.push_back(static_cast<size_t>(x - first_a));
-    out.b.push_back(static_cast<size_t>(it->second - first_b));
+    out.b.push_back(static_cast<size_t>(y - first_b));
   }
   return out;
 }
@@ -374,19 +419,16 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   stats.erase("ok");  // records read: differs whenever the compiles do
   for (const auto& [name, v] : stats)
     if (v.first != v.second) r.stats.push_back({name, v.first, v.second});
-  auto ea = entries_of(a), eb = entries_of(b);
-  std::vector<const model::IndexEntry*> both, only_a, only_b;
-  for (const auto& [label, e] : ea) (eb.count(label) ? both : only_a).push_back(e);
-  for (const auto& [label, e] : eb)
-    if (!ea.count(label)) only_b.push_back(e);
+  Paired paired = pair_entries(a, b);
   // In numeric order: "[0/2]" before "[0/10]".
   auto by_id = [](std::vector<const model::IndexEntry*> v, std::vector<std::string>* labels) {
     std::sort(v.begin(), v.end(), id_less);
     for (const auto* e : v) labels->push_back(e->label());
   };
-  by_id(std::move(only_a), &r.compile_ids_only_a);
-  by_id(std::move(only_b), &r.compile_ids_only_b);
-  std::sort(both.begin(), both.end(), id_less);
+  by_id(std::move(paired.only_a), &r.compile_ids_only_a);
+  by_id(std::move(paired.only_b), &r.compile_ids_only_b);
+  std::sort(paired.both.begin(), paired.both.end(),
+            [](const auto& x, const auto& y) { return id_less(x.first, y.first); });
 
   auto fa = frames_of(da), fb = frames_of(db);
   std::set<FrameKey> keys;
@@ -404,7 +446,7 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   r.graph_breaks = pattern_changes(break_patterns(da), break_patterns(db));
 
   Comparison c{ArtifactNames(a.index), ArtifactNames(b.index), &r};
-  for (const auto* e : both) compare_compile(*e, *eb.at(e->label()), &c);
+  for (auto [x, y] : paired.both) compare_compile(*x, *y, &c);
   return r;
 }
 

@@ -121,8 +121,9 @@ struct ArtifactChange {
 // trace/graph_ops.h) that one side has and the other lacks, and those both
 // have a different number of times (in the first graph that shows it).
 struct CompileOperators {
-  std::string compile_id;
-  std::vector<std::string> added, removed;
+  std::string_view compile_id;  // in the DiffReport's store
+  // Views of the names trace::graph_operators keeps for the whole run.
+  std::vector<std::string_view> added, removed;
   std::vector<CountedOperator> counts;
 };
 

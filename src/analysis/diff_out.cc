@@ -94,9 +94,9 @@ json patterns_json(const std::vector<PatternChange>& v) {
 }  // namespace
 
 std::string operators_in_words(const CompileOperators& c) {
-  auto names = [](const std::vector<std::string>& v) {
+  auto names = [](const std::vector<std::string_view>& v) {
     std::string s;
-    for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
+    for (auto n : v) s.append(s.empty() ? "" : ", ").append(n);
     return s;
   };
   std::vector<std::string> parts;
@@ -254,13 +254,15 @@ void stream_array(JsonStream& o, const Items& items, Element element) {
 }
 
 // One member of an object being streamed: its key, then its value.
-void member(JsonStream& o, std::string_view key, const json& value) {
-  o.key(key);
-  o.value(value);
-}
 void text_member(JsonStream& o, std::string_view key, std::string_view value) {
   o.key(key);
   o.string_value(value);
+}
+void texts_member(JsonStream& o, std::string_view key, const std::vector<std::string_view>& v) {
+  o.key(key);
+  o.begin_array();
+  for (auto s : v) o.string_value(s);
+  o.end();
 }
 void count_member(JsonStream& o, std::string_view key, uint64_t value) {
   o.key(key);
@@ -352,11 +354,11 @@ void stream_diff_json(JsonStream& o, const DiffReport& d, const std::string& a,
   o.begin_array();
   for (const CompileOperators& c : d.operators) {
     o.begin_object();
-    member(o, "added", c.added);
-    member(o, "compile_id", c.compile_id);
+    texts_member(o, "added", c.added);
+    text_member(o, "compile_id", c.compile_id);
     o.key("counts");
     stream_operator_deltas(o, std::span<const CountedOperator>(c.counts));
-    member(o, "removed", c.removed);
+    texts_member(o, "removed", c.removed);
     o.end();
   }
   o.end();

@@ -111,7 +111,7 @@ Html patterns_html(Markup heading, const std::vector<analysis::PatternChange>& v
 
 Html operators_html(const analysis::DiffReport& d) {
   if (d.operators.empty()) return Html();
-  auto names = [](const std::vector<std::string>& v) {
+  auto names = [](const std::vector<std::string_view>& v) {
     Html h;
     for (size_t i = 0; i < v.size(); ++i) {
       if (i) h += Markup(", ");

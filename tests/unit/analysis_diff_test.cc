@@ -91,6 +91,37 @@ TEST(DiffLogs, EmptyLogsAreTheSame) {
   EXPECT_EQ(json::parse(diff_json(d, "a.log", "b.log", "x"))["same"], true);
 }
 
+// Compiles are paired by their label: "[0/-]" is attempt 0 and no attempt
+// alike; a log's second compile of one label is not a compile of its own.
+// Each list in numeric order.
+TEST(DiffLogs, CompileIdsArePairedByTheirLabel) {
+  model::ReportModel a, b;
+  add(&a, "0/10", {file("-_0_10_0/dynamo_output_graph_0.txt", "m10")});
+  add(&a, "0/-", {file("-_0_-_-/dynamo_output_graph_1.txt", "m1")});
+  add(&a, "0/-_0", {file("-_0_-_0/dynamo_output_graph_2.txt", "other")});
+  add(&a, "1/0", {});
+  add(&a, "0/2", {file("-_0_2_0/dynamo_output_graph_3.txt", "m2")});
+  add(&b, "0/2", {file("-_0_2_0/dynamo_output_graph_0.txt", "m2")});
+  add(&b, "2/0", {});
+  add(&b, "0/-_0", {file("-_0_-_0/dynamo_output_graph_1.txt", "m1")});
+  add(&b, "0/10", {file("-_0_10_0/dynamo_output_graph_2.txt", "changed")});
+  DiffReport d = diff(a, b);
+  EXPECT_EQ(strings(d.compile_ids_in_both), (Strings{"[0/-]", "[0/2]", "[0/10]"}));
+  EXPECT_EQ(d.compile_ids_only_a, Strings{"[1/0]"});
+  EXPECT_EQ(d.compile_ids_only_b, Strings{"[2/0]"});
+  EXPECT_EQ(d.artifacts_compared, 3u);
+  ASSERT_EQ(d.artifacts.size(), 1u);  // [0/-] compared with a's first: the same
+  EXPECT_EQ(d.artifacts[0].compile_id, "[0/10]");
+  // No file was placed in a log here: none is known to be the same bytes.
+  auto wanted = compiles_to_compare(a, b);
+  ASSERT_EQ(wanted.a.size(), 3u);
+  ASSERT_EQ(wanted.b.size(), 3u);
+  EXPECT_EQ(wanted.a[0], 1u);  // a's first [0/-]
+  EXPECT_EQ(wanted.b[0], 2u);
+  for (size_t k = 0; k < 3; ++k)
+    EXPECT_EQ(a.index.entry(wanted.a[k]).label(), b.index.entry(wanted.b[k]).label());
+}
+
 TEST(DiffLogs, SameArtifactsAreTheSame) {
   model::ReportModel a, b;
   for (auto* m : {&a, &b}) {
@@ -268,8 +299,8 @@ TEST(DiffLogs, OperatorsGainedLostAndRecounted) {
   EXPECT_EQ(c.compile_id, "[0/0]");
   // aten.relu was in A's output code: not gained by the compile, but
   // recounted in the forward graph, which had none.
-  EXPECT_EQ(c.added, Strings{"aten.sigmoid"});
-  EXPECT_EQ(c.removed, Strings{"aten.t"});
+  EXPECT_EQ(strings(c.added), Strings{"aten.sigmoid"});
+  EXPECT_EQ(strings(c.removed), Strings{"aten.t"});
   ASSERT_EQ(c.counts.size(), 2u);
   EXPECT_EQ(c.counts[0].name, "aten.mm");
   EXPECT_EQ(c.counts[0].artifact, "aot_forward_graph");
