@@ -4,11 +4,12 @@
 #include <unistd.h>
 
 #include <array>
-#include <cerrno>
 #include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <utility>
+
+#include "io/read_file.h"
 
 namespace tlscope::model {
 
@@ -30,20 +31,6 @@ int temporary_file() {
   int fd2 = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd2 >= 0) ::unlink(name.c_str());
   return fd2;
-}
-
-// All of `size` bytes at `at` moved by `io` (pread or pwrite of a part:
-// done so far, left, where), through short counts and interruptions.
-template <typename Io>
-bool whole(size_t size, uint64_t at, Io io) {
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = io(done, size - done, static_cast<off_t>(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 }  // namespace
@@ -103,9 +90,7 @@ PayloadFileStore::Chunk& PayloadFileStore::chunk(size_t c) const {
     make_room(c);
     auto k = std::make_unique<Chunk>();
     auto* bytes = reinterpret_cast<char*>(k->files.data());
-    if (!whole(kChunkBytes, c * kChunkBytes, [&](size_t done, size_t left, off_t at) {
-          return ::pread(fd_, bytes + done, left, at);
-        })) {
+    if (!io::read_at(fd_, c * kChunkBytes, bytes, kChunkBytes)) {
       lost_ = true;
       k->files = {};
     }
@@ -142,9 +127,7 @@ void PayloadFileStore::make_room(size_t keep) const {
 bool PayloadFileStore::write(size_t c, const Chunk& k) const {
   if (fd_ < 0 && (fd_ = temporary_file()) < 0) return false;
   auto* bytes = reinterpret_cast<const char*>(k.files.data());
-  return whole(kChunkBytes, c * kChunkBytes, [&](size_t done, size_t left, off_t at) {
-    return ::pwrite(fd_, bytes + done, left, at);
-  });
+  return io::write_at(fd_, c * kChunkBytes, bytes, kChunkBytes);
 }
 
 }  // namespace tlscope::model

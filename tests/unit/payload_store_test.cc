@@ -1,7 +1,11 @@
 // model::PayloadFileStore: every file comes back as it was last set, in
 // whatever order it is asked for, with most of them in its temporary file;
-// with no temporary file to be had, all of them in memory.
+// with no temporary file to be had, all of them in memory. And the reads
+// and writes of a range of a file it and `diff` make (io/read_file.h).
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,9 +13,35 @@
 #include <string>
 #include <vector>
 
+#include "io/read_file.h"
 #include "model/payload_store.h"
 
 namespace {
+
+// A range written comes back; one that runs past the file's end, or a
+// write to a file opened for reading, is an error, not a short answer.
+TEST(FileRange, WrittenBytesComeBackAndAShortFileIsAnError) {
+  char path[] = "/tmp/tlscope_file_range_XXXXXX";
+  int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  std::string big(300000, 'x');  // more than one pipe or page of the kernel
+  for (size_t i = 0; i < big.size(); i += 7) big[i] = static_cast<char>('a' + i % 26);
+  ASSERT_TRUE(tlscope::io::write_at(fd, 5, big.data(), big.size()));
+  std::string back(big.size(), '\0');
+  EXPECT_TRUE(tlscope::io::read_at(fd, 5, back.data(), back.size()));
+  EXPECT_EQ(back, big);
+  char head[5] = {1, 1, 1, 1, 1};
+  EXPECT_TRUE(tlscope::io::read_at(fd, 0, head, 5));  // a hole reads as zeros
+  EXPECT_EQ(std::string(head, 5), std::string(5, '\0'));
+  EXPECT_FALSE(tlscope::io::read_at(fd, 6, back.data(), back.size()));  // one byte past the end
+  EXPECT_TRUE(tlscope::io::read_at(fd, 6, back.data(), 0));
+  ::close(fd);
+  int ro = ::open(path, O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(ro, 0);
+  EXPECT_FALSE(tlscope::io::write_at(ro, 0, "y", 1));
+  ::close(ro);
+  ::unlink(path);
+}
 
 using tlscope::model::PayloadFile;
 using tlscope::model::PayloadFileStore;

@@ -227,9 +227,9 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
     if (dot == std::string_view::npos || name.starts_with("torch.") ||
         name.starts_with("Tensor.") || name.starts_with("operator.") || name.starts_with("math."))
       continue;
+    if (f_->other_ops.size() >= 200 || core_namespace(name.substr(0, dot))) continue;
     std::string op_name(name);
-    if (!core_namespace(name.substr(0, dot)) && !f_->compliant_custom_ops.count(op_name) &&
-        !f_->non_compliant_ops.count(op_name) && f_->other_ops.size() < 200)
+    if (!f_->compliant_custom_ops.count(op_name) && !f_->non_compliant_ops.count(op_name))
       f_->other_ops.try_emplace(std::move(op_name), model::Evidence{rec.lineno, what});
   }
 }

@@ -7,25 +7,10 @@
 #include <cstring>
 
 #include "io/line_reader.h"
+#include "io/read_file.h"
 #include "trace/payload_hash.h"
 
 namespace tlscope::ingest {
-namespace {
-
-// [at, at + out->size()) of `fd`; false when the file is shorter.
-bool read_at(int fd, uint64_t at, std::string* out) {
-  size_t done = 0;
-  while (done < out->size()) {
-    ssize_t n = ::pread(fd, out->data() + done, out->size() - done, static_cast<off_t>(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-}  // namespace
-
 bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
                           std::span<const size_t> entries, trace::NoiseDigests* digests,
                           std::string* error) {
@@ -46,7 +31,7 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
         return false;
       }
       bytes.resize(f.length);
-      if (!read_at(fd, f.at, &bytes) ||
+      if (!io::read_at(fd, f.at, bytes.data(), bytes.size()) ||
           (io::strip_tab_lines(&bytes), trace::payload_hash(bytes) != f.bytes_hash)) {
         ++lost;
         continue;
