@@ -222,7 +222,13 @@ uint32_t TextTable::add(std::string_view text) {
   slots_[i] = id + 1;
   if (texts_.size() * 2 > slots_.size()) {
     slots_.assign(slots_.size() * 2, 0);
-    for (uint32_t n = 0; n < texts_.size(); ++n) slots_[slot_of((*this)[n])] = n + 1;
+    // Every text is distinct: each goes to the first empty slot of its probe.
+    size_t mask = slots_.size() - 1;
+    for (uint32_t n = 0; n < texts_.size(); ++n) {
+      size_t at = std::hash<std::string_view>{}((*this)[n]) & mask;
+      while (slots_[at] != 0) at = (at + 1) & mask;
+      slots_[at] = n + 1;
+    }
   }
   return id;
 }
