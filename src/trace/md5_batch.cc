@@ -46,6 +46,7 @@ void Md5Verdicts::set(uint64_t key, bool ok) {
 }
 
 void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t bytes_hash) {
+  bytes_.resize(kept_);  // a payload of room() not taken
   Message m;
   if (shared_) {
     m.key = Md5Verdicts::key(bytes_hash, payload.size(), declared);
@@ -61,8 +62,36 @@ void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t
   m.well_formed = declared.size() == 32;
   if (m.well_formed) std::memcpy(m.declared, declared.data(), 32);
   bytes_.append(payload);
+  kept_ = bytes_.size();
   messages_.push_back(m);
   if (messages_.size() >= kMessages) flush();
+}
+
+std::string* Md5Batch::room() {
+  bytes_.resize(kept_);  // a payload not taken
+  if (!messages_.empty() && (kept_ >= bytes_limit_ || messages_.size() >= kMessages)) flush();
+  // Room for a full batch and one more payload of its size: the buffer is
+  // seldom moved to a larger one, whose fresh pages the kernel would clear.
+  if (bytes_.capacity() < 2 * bytes_limit_) bytes_.reserve(2 * bytes_limit_);
+  return &bytes_;
+}
+
+std::string_view Md5Batch::take(std::string_view declared, uint64_t bytes_hash, size_t padding) {
+  size_t at = kept_, size = bytes_.size() - kept_;
+  if (bytes_.capacity() < bytes_.size() + padding) bytes_.reserve(bytes_.size() + padding);
+  std::string_view payload(bytes_.data() + at, size);
+  Message m;
+  if (shared_) {
+    m.key = Md5Verdicts::key(bytes_hash, size, declared);
+    if (!shared_->claim(m.key, reader_)) return payload;
+  }
+  m.at = at;
+  m.size = size;
+  m.well_formed = declared.size() == 32;
+  if (m.well_formed) std::memcpy(m.declared, declared.data(), 32);
+  messages_.push_back(m);
+  kept_ = bytes_.size();
+  return payload;
 }
 
 void Md5Batch::flush() {
@@ -80,6 +109,7 @@ void Md5Batch::flush() {
   }
   messages_.clear();
   bytes_.clear();
+  kept_ = 0;
 }
 
 }  // namespace tlscope::trace

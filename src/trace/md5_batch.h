@@ -69,6 +69,17 @@ class Md5Batch {
   // enough messages or bytes.
   // `bytes_hash`: trace::payload_hash of the payload, with share() only.
   void add(std::string_view payload, std::string_view declared, uint64_t bytes_hash = 0);
+  // The same without the copy, for a reader that reads each payload
+  // straight into the batch: room() is the buffer to append the next
+  // payload to (the batch is checked first if it is full), and take() adds
+  // what was appended since, unless a verdict of it is known or under way
+  // (then it is dropped at the next room()). The buffer holds `padding`
+  // bytes of room after it (simdjson reads past the end).
+  std::string* room();
+  // The payload appended since room().
+  std::string_view appended() const { return std::string_view(bytes_).substr(kept_); }
+  // Takes it (its view, valid until the next room() or flush()).
+  std::string_view take(std::string_view declared, uint64_t bytes_hash, size_t padding);
   // Checks what is waiting.
   void flush();
   // The failures found so far (a declared digest that is not 32 lowercase hex
@@ -83,6 +94,7 @@ class Md5Batch {
     bool well_formed = false;
   };
   std::string bytes_;  // the payloads, one after another
+  size_t kept_ = 0;    // the bytes of messages_ (room()/take()); after them, the last payload
   size_t bytes_limit_ = kDefaultBytes;
   std::vector<Message> messages_;
   uint64_t failures_ = 0;

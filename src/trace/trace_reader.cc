@@ -100,20 +100,30 @@ void TraceReader::intern_string() {
 
 void TraceReader::attach_payload(uint64_t line_number, Record* rec) {
   uint64_t last = line_number;
-  read_payload(&last);
   rec->has_payload = true;
-  rec->payload_bytes = payload_;
-  rec->payload_storage = &payload_;
+  bool in_batch = opts_.verify_md5 && opts_.batch_md5 && opts_.shared_md5;
+  if (in_batch) {
+    // Read straight into the batch that checks it (`diff`): no copy of our
+    // own, and no one to hand the bytes to (payload_storage).
+    lines_->read_tab_lines(md5_batch_.room(), &last);
+    rec->payload_hash = payload_hash(md5_batch_.appended());
+    rec->payload_bytes =
+        md5_batch_.take(env_.has_payload(), rec->payload_hash, simdjson::SIMDJSON_PADDING);
+    rec->payload_storage = nullptr;
+  } else {
+    read_payload(&last);
+    rec->payload_bytes = payload_;
+    rec->payload_storage = &payload_;
+  }
   if (!lines_->compressed()) {
     rec->payload_at = lines_->tab_lines_at();
     rec->payload_end = lines_->tab_lines_end();
   }
-  rec->payload_is_utf8 = simdjson::validate_utf8(payload_.data(), payload_.size());
+  std::string_view payload = rec->payload_bytes;
+  rec->payload_is_utf8 = simdjson::validate_utf8(payload.data(), payload.size());
   if (!rec->payload_is_utf8) ++stats_->invalid_utf8;
-  if (opts_.verify_md5 && opts_.batch_md5 && opts_.shared_md5) {
-    rec->payload_hash = payload_hash(payload_);
-    md5_batch_.add(payload_, env_.has_payload(), rec->payload_hash);
-  } else if (opts_.verify_md5 && opts_.batch_md5) {
+  if (in_batch) return;  // taken by the batch above
+  if (opts_.verify_md5 && opts_.batch_md5) {
     md5_batch_.add(payload_, env_.has_payload());
   } else if (opts_.verify_md5) {
     rec->md5_ok = md5_matches(payload_, env_.has_payload());

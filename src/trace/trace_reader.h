@@ -33,7 +33,8 @@ struct Record {
   bool payload_utf8() const;  // the payload is valid UTF-8 (checked once, when read)
   // The reader's buffer behind `payload`. A visitor that is done with the
   // payload may swap it for another string (ideally with room): the reader
-  // reuses whatever it finds there, and the visitor keeps the bytes.
+  // reuses whatever it finds there, and the visitor keeps the bytes. Null
+  // with ReaderOptions::shared_md5: the payload is in the MD5 batch.
   std::string* payload_storage = nullptr;
   // The whole envelope line, and prefix.json inside it: only with
   // ReaderOptions::keep_lines (a copy, valid until the next record).

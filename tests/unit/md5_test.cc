@@ -289,6 +289,48 @@ TEST(Md5, SharedVerdictsCountEveryReadersFailures) {
   EXPECT_EQ(batch[0].failures() + batch[1].failures(), bad);  // each checked once
 }
 
+// A reader may read each payload straight into the batch (room(), then
+// take()): the same failures as payloads copied in with add(), a payload met
+// before (shared verdicts) is not kept, and each view take() gives holds the
+// payload until the next room(), batches checked in between or not.
+TEST(Md5, PayloadsReadIntoTheBatchAreCheckedAsCopiedOnes) {
+  std::mt19937 rng(14);
+  std::vector<std::pair<std::string, std::string>> msgs;
+  for (int i = 0; i < 3000; ++i) {
+    if (i > 10 && rng() % 4 == 0) {  // a payload met before, in this log
+      msgs.push_back(msgs[rng() % msgs.size()]);
+      continue;
+    }
+    std::string msg = random_bytes(&rng, rng() % 7 == 0 ? 0 : 1 + rng() % 9000);
+    std::string declared = hex(md5(msg));
+    if (rng() % 5 == 0) declared[0] = declared[0] == 'f' ? 'e' : 'f';
+    if (rng() % 50 == 0) declared = "not a digest";
+    msgs.emplace_back(std::move(msg), std::move(declared));
+  }
+  uint64_t bad = 0;
+  for (const auto& [msg, declared] : msgs) bad += !md5_matches(msg, declared);
+  ASSERT_GT(bad, 400u);
+  tlscope::trace::Md5Verdicts copied_verdicts, in_place_verdicts;
+  tlscope::trace::Md5Batch copied, in_place;
+  copied.share(&copied_verdicts, 0);
+  in_place.share(&in_place_verdicts, 0);
+  for (auto* b : {&copied, &in_place}) b->set_bytes(20000);  // many batches
+  for (const auto& [msg, declared] : msgs) {
+    uint64_t hash = tlscope::trace::payload_hash(msg);
+    copied.add(msg, declared, hash);
+    std::string* room = in_place.room();
+    room->append(msg);
+    ASSERT_EQ(in_place.appended(), msg);
+    std::string_view view = in_place.take(declared, hash, 64);
+    ASSERT_EQ(view, msg);
+    ASSERT_EQ(view.data() + view.size(), room->data() + room->size());  // the buffer's last bytes
+  }
+  for (auto* b : {&copied, &in_place}) b->flush();
+  EXPECT_EQ(copied.failures(), in_place.failures());
+  EXPECT_EQ(in_place.failures() + in_place_verdicts.deferred_failures(0), bad);
+  EXPECT_LT(in_place.failures(), bad);  // the repeats were not checked again
+}
+
 // Bounded to a few verdicts, with payloads that repeat within and between
 // the readers' logs long after their verdict is forgotten: each reader still
 // counts every failure among the payloads it read, exactly, and the table
