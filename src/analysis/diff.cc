@@ -169,18 +169,9 @@ const NamedFile* named(const NamedFiles& by_name, std::string_view name) {
   return it != by_name.end() && it->first == name ? &it->second : nullptr;
 }
 
-// Compile ids in numeric order ("[0/2]" before "[0/10]").
-bool id_less(const model::IndexEntry* x, const model::IndexEntry* y) {
-  auto key = [](const trace::CompileId& c) {
-    auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
-    return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id),
-                      c.attempt.value_or(0));
-  };
-  return key(*x->id) < key(*y->id);
-}
-
-// What makes two compile ids' labels equal ("[0/1]" is attempt 0 and no
-// attempt alike): the logs' compiles are paired by label.
+// A compile id's label as numbers: labels in numeric order ("[0/2]" before
+// "[0/10]"), equal when the labels are ("[0/1]" is attempt 0 and no attempt
+// alike). The logs' compiles are paired by label.
 auto label_key(const model::IndexEntry* e) {
   const trace::CompileId& c = *e->id;
   auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
@@ -202,7 +193,8 @@ std::vector<const model::IndexEntry*> entries_of(const model::ReportModel& m) {
   return out;
 }
 
-// The compile ids of the two logs: those of both (paired), and those of one.
+// The compile ids of the two logs: those of both (paired), and those of
+// one; each list in label order.
 struct Paired {
   std::vector<std::pair<const model::IndexEntry*, const model::IndexEntry*>> both;
   std::vector<const model::IndexEntry*> only_a, only_b;
@@ -419,16 +411,10 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   stats.erase("ok");  // records read: differs whenever the compiles do
   for (const auto& [name, v] : stats)
     if (v.first != v.second) r.stats.push_back({name, v.first, v.second});
+  // Each list in label order, numeric: "[0/2]" before "[0/10]".
   Paired paired = pair_entries(a, b);
-  // In numeric order: "[0/2]" before "[0/10]".
-  auto by_id = [](std::vector<const model::IndexEntry*> v, std::vector<std::string>* labels) {
-    std::sort(v.begin(), v.end(), id_less);
-    for (const auto* e : v) labels->push_back(e->label());
-  };
-  by_id(std::move(paired.only_a), &r.compile_ids_only_a);
-  by_id(std::move(paired.only_b), &r.compile_ids_only_b);
-  std::sort(paired.both.begin(), paired.both.end(),
-            [](const auto& x, const auto& y) { return id_less(x.first, y.first); });
+  for (const auto* e : paired.only_a) r.compile_ids_only_a.push_back(e->label());
+  for (const auto* e : paired.only_b) r.compile_ids_only_b.push_back(e->label());
 
   auto fa = frames_of(da), fb = frames_of(db);
   std::set<FrameKey> keys;
