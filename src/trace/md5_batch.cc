@@ -45,25 +45,32 @@ void Md5Verdicts::set(uint64_t key, bool ok) {
   });
 }
 
-void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t bytes_hash) {
-  bytes_.resize(kept_);  // a payload of room() not taken
+std::optional<Md5Batch::Message> Md5Batch::message(size_t size, std::string_view declared,
+                                                   uint64_t bytes_hash) {
   Message m;
   if (shared_) {
-    m.key = Md5Verdicts::key(bytes_hash, payload.size(), declared);
-    if (!shared_->claim(m.key, reader_)) return;
+    m.key = Md5Verdicts::key(bytes_hash, size, declared);
+    if (!shared_->claim(m.key, reader_)) return std::nullopt;
   }
+  m.size = size;
+  m.well_formed = declared.size() == 32;
+  if (m.well_formed) std::memcpy(m.declared, declared.data(), 32);
+  return m;
+}
+
+void Md5Batch::add(std::string_view payload, std::string_view declared, uint64_t bytes_hash) {
+  bytes_.resize(kept_);  // a payload of room() not taken
+  auto m = message(payload.size(), declared, bytes_hash);
+  if (!m) return;
   // The batch's bytes stay within its limit (or one payload longer): its
   // buffer is never moved to a larger one, whose fresh pages the kernel
   // would clear.
   if (!messages_.empty() && bytes_.size() + payload.size() > bytes_limit_) flush();
   if (bytes_.capacity() < bytes_limit_) bytes_.reserve(bytes_limit_);
-  m.at = bytes_.size();
-  m.size = payload.size();
-  m.well_formed = declared.size() == 32;
-  if (m.well_formed) std::memcpy(m.declared, declared.data(), 32);
+  m->at = bytes_.size();
   bytes_.append(payload);
   kept_ = bytes_.size();
-  messages_.push_back(m);
+  messages_.push_back(*m);
   if (messages_.size() >= kMessages) flush();
 }
 
@@ -80,17 +87,11 @@ std::string_view Md5Batch::take(std::string_view declared, uint64_t bytes_hash, 
   size_t at = kept_, size = bytes_.size() - kept_;
   if (bytes_.capacity() < bytes_.size() + padding) bytes_.reserve(bytes_.size() + padding);
   std::string_view payload(bytes_.data() + at, size);
-  Message m;
-  if (shared_) {
-    m.key = Md5Verdicts::key(bytes_hash, size, declared);
-    if (!shared_->claim(m.key, reader_)) return payload;
+  if (auto m = message(size, declared, bytes_hash)) {
+    m->at = at;
+    messages_.push_back(*m);
+    kept_ = bytes_.size();
   }
-  m.at = at;
-  m.size = size;
-  m.well_formed = declared.size() == 32;
-  if (m.well_formed) std::memcpy(m.declared, declared.data(), 32);
-  messages_.push_back(m);
-  kept_ = bytes_.size();
   return payload;
 }
 

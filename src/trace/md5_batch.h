@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -93,6 +94,9 @@ class Md5Batch {
     char declared[32];
     bool well_formed = false;
   };
+  // A payload of `size` bytes as a message (its place not set yet); none
+  // when the shared verdicts have it or are getting it.
+  std::optional<Message> message(size_t size, std::string_view declared, uint64_t bytes_hash);
   std::string bytes_;  // the payloads, one after another
   size_t kept_ = 0;    // the bytes of messages_ (room()/take()); after them, the last payload
   size_t bytes_limit_ = kDefaultBytes;
