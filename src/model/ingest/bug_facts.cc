@@ -213,16 +213,17 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
   if (!rec.has_payload) return;
   for (const auto& op : trace::graph_operators(rec.payload(), output_code)) {
     std::string_view name = op.name;
-    std::string what = "graph calls " + std::string(name);
+    // Made only for an operator that is evidence of something.
+    auto what = [&] { return "graph calls " + std::string(name); };
     if (name == "torch._C._set_grad_enabled" || name == "higher_order.wrap_with_set_grad_enabled")
-      f_->set_grad_enabled_in_graph.add(id, rec.lineno, what);
+      f_->set_grad_enabled_in_graph.add(id, rec.lineno, what());
     if (name.find("autocast") != std::string_view::npos)
-      f_->autocast_in_graph.add(id, rec.lineno, what);
+      f_->autocast_in_graph.add(id, rec.lineno, what());
     if (name == "higher_order.tag_activation_checkpoint" || name.find("checkpoint") != name.npos)
-      f_->checkpoint_in_graph.add(id, rec.lineno, what);
+      f_->checkpoint_in_graph.add(id, rec.lineno, what());
     if (name.starts_with("_c10d_functional.") || name.starts_with("c10d.") ||
         name.starts_with("torch.distributed."))
-      f_->collectives.add(id, rec.lineno, what);
+      f_->collectives.add(id, rec.lineno, what());
     size_t dot = name.find('.');
     if (dot == std::string_view::npos || name.starts_with("torch.") ||
         name.starts_with("Tensor.") || name.starts_with("operator.") || name.starts_with("math."))
@@ -230,7 +231,7 @@ void BugFactsCollector::on_graph(const trace::Record& rec, const std::string& id
     if (f_->other_ops.size() >= 200 || core_namespace(name.substr(0, dot))) continue;
     std::string op_name(name);
     if (!f_->compliant_custom_ops.count(op_name) && !f_->non_compliant_ops.count(op_name))
-      f_->other_ops.try_emplace(std::move(op_name), model::Evidence{rec.lineno, what});
+      f_->other_ops.try_emplace(std::move(op_name), model::Evidence{rec.lineno, what()});
   }
 }
 
