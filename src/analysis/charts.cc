@@ -67,7 +67,7 @@ Timeline compile_timeline(const model::ReportModel& m, const DoctorReport& d) {
     if (!r.id || !r.id->frame_id) continue;
     auto key = std::pair{r.run, *r.id->frame_id};
     auto [it, added] = row_of.emplace(key, t.rows.size());
-    if (added) t.rows.push_back({r.run, *r.id->frame_id, r.co_name});
+    if (added) t.rows.push_back({r.run, *r.id->frame_id, std::string(r.co_name)});
     TimelineBar b;
     b.compile_id = {r.run, r.id->metrics_bucket()};
     b.row = it->second;

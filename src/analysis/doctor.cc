@@ -23,12 +23,12 @@ bool is_frame_compile(const std::optional<CompileId>& id) {
 }
 
 // "0/1: reason" -> ("0/1", "reason").
-std::pair<std::string, std::string> split_reason(const std::string& text) {
+std::pair<std::string, std::string> split_reason(std::string_view text) {
   size_t colon = text.find(": ");
-  if (colon != std::string::npos && colon < 24 &&
+  if (colon != std::string_view::npos && colon < 24 &&
       trace::parse_bare_compile_id(text.substr(0, colon)))
-    return {text.substr(0, colon), text.substr(colon + 2)};
-  return {"", text};
+    return {std::string(text.substr(0, colon)), std::string(text.substr(colon + 2))};
+  return {"", std::string(text)};
 }
 
 // "Graph break in user code at file.py:12" -> "file.py:12".
@@ -75,9 +75,9 @@ std::string reason_section(const std::string& text) {
 }
 
 // A failure that is the recompile limit being hit.
-bool names_recompile_limit(const std::string& text) {
+bool names_recompile_limit(std::string_view text) {
   return classify_recompile(text) == Category::kRecompileLimit ||
-         text.find("recompile limit") != std::string::npos;
+         text.find("recompile limit") != std::string_view::npos;
 }
 
 void add_id(std::vector<CompileRef>* ids, const CompileRef& id) {
@@ -192,7 +192,7 @@ class Diagnoser {
   void collect_recompile_reasons() {
     // The artifact is preferred; the metrics' recompile_reason fills gaps.
     std::set<std::string> done;
-    auto add = [&](uint32_t run, const CompileId& id, const std::string& text) {
+    auto add = [&](uint32_t run, const CompileId& id, std::string_view text) {
       if (!id.frame_id || id.autograd_id) return;
       auto [failed, reason] = split_reason(text);
       std::string line = first_line(reason);
@@ -252,7 +252,8 @@ class Diagnoser {
         // whose metrics list only such restarts keeps its break artifacts.
         if (cat == Category::kInternalRestart) continue;
         from_metrics.insert(b);
-        add_break(b, first_line(reason), w == where.end() ? "" : w->second, reason, cat);
+        add_break(b, first_line(reason), w == where.end() ? "" : w->second, std::string(reason),
+                  cat);
       }
     }
     for (const auto& n : m_.graph_break_notes) {

@@ -31,9 +31,10 @@ Held held_of(const model::ReportModel& m, const trace::CompileId& id) {
   const model::MetricsRecord* frame = h.frame;
   for (const auto& r : m.recompile_reasons) {
     if (!same(r.id, id)) continue;
-    std::string s = "Recompiling function " + (frame ? frame->co_name : std::string("?"));
+    std::string s = "Recompiling function ";
+    s += frame ? frame->co_name : std::string_view("?");
     if (frame && !frame->co_filename.empty())
-      s += " in " + frame->co_filename +
+      s += fmt::format(" in {}", frame->co_filename) +
            (frame->co_firstlineno ? fmt::format(":{}", *frame->co_firstlineno) : "");
     s += "\n    triggered by the following guard failure(s):\n";
     for (const auto& g : r.reasons) s += "    - " + g + "\n";

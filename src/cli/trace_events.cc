@@ -30,7 +30,8 @@ std::string id_of(const std::optional<trace::CompileId>& id) {
 }
 // "of forward [0/1]", or " [0/4]" where PyTorch logged no name.
 std::string of(const std::string& prefix, const model::MetricsRecord& r) {
-  return (r.co_name.empty() ? std::string() : " " + prefix + " " + r.co_name) + id_of(r.id);
+  return (r.co_name.empty() ? std::string() : fmt::format(" {} {}", prefix, r.co_name)) +
+         id_of(r.id);
 }
 
 }  // namespace

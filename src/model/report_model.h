@@ -22,22 +22,24 @@
 
 namespace tlscope::model {
 
-// One compilation_metrics record, as the analyses need it.
+// One compilation_metrics record, as the analyses need it. One a compile:
+// its texts (names, failures, reasons, which repeat from compile to compile)
+// are views of the model's `texts`, kept there once (ReportModel::keep).
 struct MetricsRecord {
   std::optional<trace::CompileId> id;  // raw id; nullopt when invalid
   uint32_t run = 1;
+  bool restart_reasons_present = false;
   uint64_t lineno = 0;
   std::string page;  // relative path of its metrics page
-  std::string co_name, co_filename;
+  std::string_view co_name, co_filename;
   std::optional<int64_t> co_firstlineno;
   std::optional<double> start_time;  // seconds since the epoch, when logged
   std::optional<double> entire_frame_s, backend_s, inductor_s, code_gen_s, before_restart_s;
   std::optional<uint64_t> graph_op_count, cache_size;
-  std::optional<std::string> fail_type, fail_reason, fail_file;
+  std::optional<std::string_view> fail_type, fail_reason, fail_file;
   std::optional<uint64_t> fail_line;
-  bool restart_reasons_present = false;
-  std::vector<std::string> restart_reasons;
-  std::optional<std::string> recompile_reason;
+  std::vector<std::string_view> restart_reasons;
+  std::optional<std::string_view> recompile_reason;
 };
 
 // Status of a metrics bucket (TRACE_FORMAT §8.1).
@@ -182,6 +184,8 @@ struct ReportModel {
   // A deque: one record per compile, and a vector's growth would hold two
   // copies of them all at once.
   std::deque<MetricsRecord> metrics;
+  // The texts of `metrics`, each kept once (keep()).
+  TextTable texts;
   std::vector<FailureRow> failures;
   ChromiumSummary chromium;
   std::vector<RecompileReasons> recompile_reasons;
@@ -213,7 +217,16 @@ struct ReportModel {
   std::vector<TextGuards> text_guards;
   VllmState vllm;
 
+  ReportModel() = default;
+  // Not copied: `metrics` holds views of `texts` (moving keeps them valid).
+  ReportModel(const ReportModel&) = delete;
+  ReportModel& operator=(const ReportModel&) = delete;
+  ReportModel(ReportModel&&) = default;
+  ReportModel& operator=(ReportModel&&) = default;
+
   Status status_of(const std::optional<trace::CompileId>& raw_id) const;
+  // `text` kept in `texts` (once for all its repeats), for a MetricsRecord.
+  std::string_view keep(std::string_view text) { return texts[texts.add(text)]; }
 };
 
 }  // namespace tlscope::model

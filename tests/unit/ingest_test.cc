@@ -115,7 +115,8 @@ struct Recorder : RecordSink {
     metrics.notes = p.notes;
     metrics.inputs = p.inputs;
     metrics.outputs_before = p.outputs_before;
-    return "MetricsPage " + p.path + " " + p.rec->co_name + (p.start_stack ? " stack" : "") +
+    return "MetricsPage " + p.path + " " + std::string(p.rec->co_name) +
+           (p.start_stack ? " stack" : "") +
            (p.failure.type ? " fail=" + std::string(*p.failure.type) : "");
   }
   std::string describe(const RecordView&, const PassDiffPage& p) {
@@ -650,6 +651,18 @@ TEST(IngestTable, ExportKeysAreTakenOnlyInExportMode) {
   EXPECT_TRUE(run->model.index.entries()[0].outputs.empty());
 }
 
+// The model read_log() makes of `log` (from a temporary file).
+ReadResult read_log_text(const std::string& log) {
+  char path[] = "/tmp/tlscope_ingest_XXXXXX";
+  int fd = ::mkstemp(path);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(::write(fd, log.data(), log.size()), static_cast<ssize_t>(log.size()));
+  ::close(fd);
+  auto read = read_log(path, {});
+  std::remove(path);
+  return read;
+}
+
 // The model is the same with or without a sink: summary and check see what
 // the report sees.
 TEST(IngestTable, ModelDoesNotDependOnTheSink) {
@@ -657,12 +670,7 @@ TEST(IngestTable, ModelDoesNotDependOnTheSink) {
   for (const auto& s : all_samples())
     if (!s.export_mode) log += s.log;
   auto with = ingest_text(log);
-  char path[] = "/tmp/tlscope_ingest_XXXXXX";
-  int fd = ::mkstemp(path);
-  ASSERT_EQ(::write(fd, log.data(), log.size()), static_cast<ssize_t>(log.size()));
-  ::close(fd);
-  auto without = read_log(path, {});
-  std::remove(path);
+  auto without = read_log_text(log);
   ASSERT_TRUE(without.ok);
   ASSERT_EQ(with->model.index.entries().size(), without.model.index.entries().size());
   for (size_t i = 0; i < without.model.index.entries().size(); ++i) {
@@ -676,6 +684,48 @@ TEST(IngestTable, ModelDoesNotDependOnTheSink) {
   EXPECT_EQ(with->model.failures.size(), without.model.failures.size());
   EXPECT_EQ(with->model.chromium.events, without.model.chromium.events);
   EXPECT_EQ(with->model.stats.to_string(), without.model.stats.to_string());
+}
+
+// A metrics record's texts are the log's, kept once in the model for all the
+// records that repeat them, and still there once the model is moved (as
+// read_log returns it).
+TEST(IngestTable, MetricsTextsAreKeptOnceAndOutliveTheRecord) {
+  std::string log;
+  for (int n = 0; n < 3; ++n) {
+    json m = {
+        {"co_name", "forward"},
+        {"co_filename", "/home/u/model.py"},
+        {"recompile_reason",
+         n == 0 ? json(nullptr) : json("0/0: x.size()[0] == " + std::to_string(n))},
+        {"restart_reasons", n == 2 ? json::array({"graph break", "graph break"}) : json::array()},
+        {"fail_type", n == 2 ? json("BackendCompilerFailed") : json(nullptr)},
+        {"fail_reason", n == 2 ? json("boom") : json(nullptr)}};
+    json env = {{"compilation_metrics", m}, {"frame_id", 0}, {"frame_compile_id", n}};
+    log += rec(env);
+  }
+  auto read = read_log_text(log);
+  ASSERT_TRUE(read.ok);
+  model::ReportModel moved = std::move(read.model);
+  const auto& ms = moved.metrics;
+  ASSERT_EQ(ms.size(), 3u);
+  for (const auto& m : ms) {
+    EXPECT_EQ(m.co_name, "forward");
+    EXPECT_EQ(m.co_filename, "/home/u/model.py");
+    EXPECT_EQ(m.co_filename.data(), ms[0].co_filename.data());  // one copy for all
+  }
+  EXPECT_FALSE(ms[0].recompile_reason);
+  EXPECT_EQ(ms[1].recompile_reason.value_or(""), "0/0: x.size()[0] == 1");
+  EXPECT_EQ(ms[2].recompile_reason.value_or(""), "0/0: x.size()[0] == 2");
+  EXPECT_FALSE(ms[1].fail_type);
+  EXPECT_EQ(ms[2].fail_type.value_or(""), "BackendCompilerFailed");
+  EXPECT_EQ(ms[2].fail_reason.value_or(""), "boom");
+  ASSERT_EQ(ms[2].restart_reasons.size(), 2u);
+  EXPECT_EQ(ms[2].restart_reasons[0], "graph break");
+  EXPECT_EQ(ms[2].restart_reasons[0].data(), ms[2].restart_reasons[1].data());
+  // forward, the file, two reasons, the failure's type and reason, the
+  // restart reason (and the empty text of absent names, at most).
+  EXPECT_LE(moved.texts.size(), 8u);
+  EXPECT_GE(moved.texts.size(), 7u);
 }
 
 }  // namespace

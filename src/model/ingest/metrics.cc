@@ -64,12 +64,17 @@ std::vector<std::string_view> strings_of(object o, const char* field) {
   return out;
 }
 
-model::MetricsRecord summarize(object o, const IngestContext& ctx) {
+model::MetricsRecord summarize(object o, IngestContext& ctx) {
+  model::ReportModel& model = ctx.b.model();
+  auto kept = [&](std::optional<std::string_view> t) -> std::optional<std::string_view> {
+    if (t) return model.keep(*t);
+    return std::nullopt;
+  };
   model::MetricsRecord m;
   m.id = ctx.env.compile_id;
   m.lineno = ctx.rec.lineno;
-  m.co_name = std::string(tj::str_field(o, "co_name").value_or(""));
-  m.co_filename = std::string(tj::str_field(o, "co_filename").value_or(""));
+  m.co_name = model.keep(tj::str_field(o, "co_name").value_or(""));
+  m.co_filename = model.keep(tj::str_field(o, "co_filename").value_or(""));
   m.co_firstlineno = tj::i64_field(o, "co_firstlineno");
   m.start_time = tj::f64_field(o, "start_time");
   m.entire_frame_s = seconds(o, "entire_frame_compile_time_s",
@@ -81,16 +86,16 @@ model::MetricsRecord summarize(object o, const IngestContext& ctx) {
       seconds(o, "dynamo_time_before_restart_s", {"dynamo_compile_time_before_restart_us"});
   m.graph_op_count = tj::u64_field(o, "graph_op_count");
   m.cache_size = tj::u64_field(o, "cache_size");
-  if (auto t = tj::str_field(o, "fail_type")) m.fail_type = std::string(*t);
-  if (auto r = tj::str_field(o, "fail_reason")) m.fail_reason = std::string(*r);
-  if (auto f = tj::str_field(o, "fail_user_frame_filename")) m.fail_file = std::string(*f);
+  m.fail_type = kept(tj::str_field(o, "fail_type"));
+  m.fail_reason = kept(tj::str_field(o, "fail_reason"));
+  m.fail_file = kept(tj::str_field(o, "fail_user_frame_filename"));
   m.fail_line = tj::u64_field(o, "fail_user_frame_lineno");
   if (auto r = tj::field(o, "restart_reasons")) {
     m.restart_reasons_present = true;
     for (auto e : simdjson::dom::array(*r))
-      m.restart_reasons.emplace_back(e.get_string().value_unsafe());
+      m.restart_reasons.push_back(model.keep(e.get_string().value_unsafe()));
   }
-  if (auto r = tj::str_field(o, "recompile_reason")) m.recompile_reason = std::string(*r);
+  m.recompile_reason = kept(tj::str_field(o, "recompile_reason"));
   return m;
 }
 
@@ -105,10 +110,11 @@ void note_outcome(model::ReportModel& model, const model::MetricsRecord& rec,
     f.restart |= !rec.restart_reasons_present || !rec.restart_reasons.empty();
   }
   for (const auto& r : rec.restart_reasons)
-    model.failures.push_back({rec.id, rec.page, "RestartAnalysis", r, "", true});
+    model.failures.push_back({rec.id, rec.page, "RestartAnalysis", std::string(r), "", true});
   if (rec.fail_type)
     model.failures.push_back(
-        {rec.id, rec.page, *rec.fail_type, rec.fail_reason.value_or("(no reason given)"),
+        {rec.id, rec.page, std::string(*rec.fail_type),
+         std::string(rec.fail_reason.value_or("(no reason given)")),
          fmt::format("{}:{}", rec.fail_file.value_or("N/A"), rec.fail_line.value_or(0)), false});
 }
 

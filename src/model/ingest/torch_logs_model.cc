@@ -49,7 +49,7 @@ class TextModel {
     std::string why = "torch._dynamo hit config." + h.limit_name + " (" + std::to_string(h.limit) +
                       "): recompile limit exceeded";
     if (!h.last_reason.empty()) why += "; last reason: " + h.last_reason;
-    rec.fail_reason = why;
+    rec.fail_reason = m_->keep(why);
   }
 
   void graph_break(tl::GraphBreak g, std::map<std::string, tl::GraphBreak>* by_place) {
@@ -170,15 +170,15 @@ class TextModel {
       if (records_.count(key)) continue;
       model::MetricsRecord r;
       r.id = id(fid, k);
-      r.co_name = fn;
-      r.co_filename = file;
+      r.co_name = m_->keep(fn);
+      r.co_filename = m_->keep(file);
       if (line > 0) r.co_firstlineno = line;
       records_[key] = m_->metrics.size();
       m_->metrics.push_back(std::move(r));
     }
     model::MetricsRecord& r = m_->metrics[records_[{fid, n}]];
-    if (r.co_name.empty()) r.co_name = fn;
-    if (r.co_filename.empty()) r.co_filename = file;
+    if (r.co_name.empty()) r.co_name = m_->keep(fn);
+    if (r.co_filename.empty()) r.co_filename = m_->keep(file);
     return r;
   }
 
