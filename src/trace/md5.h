@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace tlscope::trace {
 
@@ -38,6 +41,38 @@ bool avx512_available();
 void md5_many_lanes(const std::string_view* messages, size_t n, Md5Digest* out);
 void md5_many_lanes_avx2(const std::string_view* messages, size_t n, Md5Digest* out);
 void md5_many_lanes_avx512(const std::string_view* messages, size_t n, Md5Digest* out);
+
+// One message in a lane: its whole blocks read from the message (`next`),
+// then its last block(s) with the padding and the length, from `tail`.
+struct Md5Lane {
+  size_t number = 0;  // the caller's number of the message
+  bool busy = false;
+  const unsigned char* next = nullptr;
+  size_t whole_blocks = 0;
+  unsigned char tail[128];
+  int tail_blocks = 0, tail_done = 0;
+};
+// The lanes as one call leaves them for the next.
+struct Md5Carry {
+  static constexpr int kLanes = 16;
+  Md5Lane lanes[kLanes];
+  uint32_t state[4][kLanes];
+};
+// md5_many_lanes that may leave its last messages in the lanes: with
+// `finish` false it returns once half the lanes or more would be idle for
+// want of messages, and the next call goes on with the messages it left
+// beside its own (their whole blocks must still be readable at `next`,
+// which the caller may move). Message i of this call is number `first + i`;
+// `done` receives the number and digest of each message finished, of this
+// call or an earlier one. With `finish`, every message is finished.
+// Needs avx2_available(); elsewhere every message is finished at once.
+using Md5Done = std::vector<std::pair<size_t, Md5Digest>>;
+void md5_lanes_carry(const std::string_view* messages, size_t n, size_t first, Md5Carry* carry,
+                     bool finish, Md5Done* done);
+void md5_lanes_carry_avx2(const std::string_view* messages, size_t n, size_t first, Md5Carry* carry,
+                          bool finish, Md5Done* done);
+void md5_lanes_carry_avx512(const std::string_view* messages, size_t n, size_t first,
+                            Md5Carry* carry, bool finish, Md5Done* done);
 }  // namespace detail
 
 }  // namespace tlscope::trace

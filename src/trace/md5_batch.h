@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "trace/key_table.h"
+#include "trace/md5.h"
 
 namespace tlscope::trace {
 
@@ -81,8 +82,8 @@ class Md5Batch {
   std::string_view appended() const { return std::string_view(bytes_).substr(kept_); }
   // Takes it (its view, valid until the next room() or flush()).
   std::string_view take(std::string_view declared, uint64_t bytes_hash, size_t padding);
-  // Checks what is waiting.
-  void flush();
+  // Checks what is waiting, to the last message.
+  void flush() { check(true); }
   // The failures found so far (a declared digest that is not 32 lowercase hex
   // digits, or not the payload's).
   uint64_t failures() const { return failures_; }
@@ -97,10 +98,29 @@ class Md5Batch {
   // A payload of `size` bytes as a message (its place not set yet); none
   // when the shared verdicts have it or are getting it.
   std::optional<Message> message(size_t size, std::string_view declared, uint64_t bytes_hash);
+  // Checks the batch. Unless `finish`, the last few messages may stay in
+  // the lanes and finish with the next batch's, where they would have run
+  // with most lanes idle; what their lanes have still to read moves to the
+  // front of bytes_ (no memory of its own).
+  void check(bool finish);
+  void verdict(const Message& m, const Md5Digest& digest);
+  // A message left in the lanes: its number there, and where in bytes_ the
+  // whole blocks its lane has still to read are (bytes_ may move).
+  struct Carried {
+    size_t number = 0;
+    Message message;
+    int lane = 0;
+    size_t at = 0;
+  };
   std::string bytes_;  // the payloads, one after another
   size_t kept_ = 0;    // the bytes of messages_ (room()/take()); after them, the last payload
+  size_t carried_bytes_ = 0;  // the first bytes: the carried messages'
   size_t bytes_limit_ = kDefaultBytes;
-  std::vector<Message> messages_;
+  std::vector<Message> messages_;  // numbered from first_ in the lanes
+  size_t first_ = 0;
+  detail::Md5Carry lanes_;
+  std::vector<Carried> carried_;
+  detail::Md5Done done_;
   uint64_t failures_ = 0;
   Md5Verdicts* shared_ = nullptr;
   int reader_ = 0;

@@ -7,6 +7,7 @@
 #define TLSCOPE_AVX2_INLINE __attribute__((target("avx2,avx512f,avx512vl"), always_inline)) inline
 #define TLSCOPE_MD5_AVX512 1
 #define TLSCOPE_MD5_LANES md5_many_lanes_avx512
+#define TLSCOPE_MD5_CARRY md5_lanes_carry_avx512
 #include "md5_lanes_body.inc"  // beside this file: no layer header
 
 #endif
