@@ -19,7 +19,12 @@ std::string_view trim_left(std::string_view s) {
   return s.substr(i);
 }
 
-bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+// The first byte first: most lines differ there, and a call of memcmp per
+// line of output code was a third of the time of counting its operators.
+bool starts(std::string_view s, std::string_view p) {
+  if (p.empty()) return true;
+  return s.size() >= p.size() && s[0] == p[0] && s.substr(0, p.size()) == p;
+}
 
 // The name a node's callee counts under, into `name` ("" when it is not an
 // operator: a submodule, a subgraph, a local function); `name` is reused
