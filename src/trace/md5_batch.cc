@@ -118,14 +118,15 @@ void Md5Batch::check(bool finish) {
   } else {
     for (size_t i = 0; i < views.size(); ++i) done_.emplace_back(first_ + i, md5(views[i]));
   }
-  for (const auto& [number, digest] : done_) {
+  for (const auto& one : done_) {
+    size_t number = one.first;
     if (number >= first_) {
-      verdict(messages_[number - first_], digest);
+      verdict(messages_[number - first_], one.second);
       continue;
     }
     auto it = std::find_if(carried_.begin(), carried_.end(),
                            [&](const Carried& c) { return c.number == number; });
-    verdict(it->message, digest);
+    verdict(it->message, one.second);
     carried_.erase(it);
   }
   // The messages left in the lanes, earlier ones' included: what they have
