@@ -161,9 +161,9 @@ TEST(Md5, LanesMatchWhenAFewMessagesOutlastTheRest) {
 // Lanes a call leaves busy go on in the next (md5_lanes_carry, as Md5Batch
 // uses it): each message's digest comes once and right, whether it finished
 // in its own call or a later one, and though its bytes were moved between
-// calls and the old ones spoiled (Md5Batch reuses its buffer).
+// calls and the old ones spoiled (Md5Batch reuses its buffer). Without AVX2
+// every call finishes its own messages: the same digests, nothing carried.
 TEST(Md5, LanesCarriedToTheNextCallFinishThere) {
-  if (!detail::avx2_available()) GTEST_SKIP() << "no AVX2: nothing is carried";
   std::mt19937 rng(17);
   std::vector<std::string> msgs;
   std::vector<std::string> expected;
@@ -191,7 +191,10 @@ TEST(Md5, LanesCarriedToTheNextCallFinishThere) {
     }
     first += n;
   }
-  EXPECT_GT(carried, 20u);
+  if (detail::avx2_available())
+    EXPECT_GT(carried, 20u);
+  else
+    EXPECT_EQ(carried, 0u);
   for (const auto& lane : carry.lanes) EXPECT_FALSE(lane.busy);
   ASSERT_EQ(done.size(), msgs.size());
   std::vector<int> seen(msgs.size());
