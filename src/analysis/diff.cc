@@ -309,7 +309,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     ch.b = named_b->id;
     ch.operators = operator_deltas(c->a.index().operators(fa.operators),
                                    c->b.index().operators(fb->operators), r->store.get());
-    bool noise = fa.has_digest && fb->has_digest && fa.digest == fb->digest;
+    bool noise = (fa.noise_only && fb->noise_only) ||
+                 (fa.has_digest && fb->has_digest && fa.digest == fb->digest);
     (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
   }
   for (const auto& [name, fb] : pb)
@@ -348,6 +349,26 @@ bool same_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::I
     });
   };
   return !unnamed(x, nx.index()) && !unnamed(y, ny.index());
+}
+
+// The artifacts of two paired compiles whose bytes differ: the pairs of
+// placed files to compare, and the keys of placed files paired with one that
+// is not (whose digest is wanted).
+void changed_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::IndexEntry& y,
+                      ArtifactNames& ny, CompilesToCompare* out) {
+  auto py = sorted(payload_files(y, ny));
+  for (const auto& [name, named_f] : payload_files(x, nx)) {
+    const NamedFile* named_g = named(py, name);
+    if (!named_g) continue;
+    const model::PayloadFile &f = named_f.file, &g = named_g->file;
+    if (f.md5.same(g.md5, nx.index().texts(), ny.index().texts())) continue;
+    if (f.placed && g.placed) {
+      out->pairs.emplace_back(named_f.id, named_g->id);
+      continue;
+    }
+    if (f.placed) out->digest_keys.insert(f.key);
+    if (g.placed) out->digest_keys.insert(g.key);
+  }
 }
 
 }  // namespace
@@ -393,6 +414,7 @@ CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::
     if (same_payloads(*x, na, *y, nb)) continue;
     out.a.push_back(static_cast<size_t>(x - first_a));
     out.b.push_back(static_cast<size_t>(y - first_b));
+    changed_payloads(*x, na, *y, nb, &out);
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "analysis/doctor.h"
@@ -164,12 +165,18 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
 // (Noise is seen through where both models were read with
 // IngestOptions::noise_digests; otherwise artifacts compare byte for byte.)
 
-// The compiles whose payload facts (PayloadFile::digest, operators)
+// The compiles whose payload facts (PayloadFile::noise_only, digest, operators)
 // diff_logs() reads, by index in each model's CompileIndex: those of a
 // compile id in both logs whose payloads are not the same bytes (where they
 // are, the compile has nothing to tell whatever its facts).
 struct CompilesToCompare {
   std::vector<size_t> a, b;
+  // Their artifacts in both logs whose bytes differ, by file (a's, b's: each
+  // index's PayloadFile number) where both files are placed: to be compared
+  // with each other (PayloadFile::noise_only). Where one is not, the placed
+  // one's digest is wanted: its key in `digest_keys`.
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  std::unordered_set<uint64_t> digest_keys;
 };
 CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b);
 

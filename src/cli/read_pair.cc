@@ -17,16 +17,21 @@ namespace tlscope::cli {
 namespace {
 
 // The payloads of the compiles whose payloads differ between the logs, read
-// again and normalised, each log on a thread of its own.
+// again: each artifact's pair compared apart from noise, then the graphs'
+// operators (and the few digests wanted) of each log, on a thread of its own.
 void note_compared_payloads(Side* a, Side* b, trace::NoiseDigests* digests) {
   auto wanted = analysis::compiles_to_compare(a->model, b->model);
-  std::string error_a, error_b;
-  std::thread t(
-      [&] { ingest::note_placed_payloads(b->log, &b->model.index, wanted.b, digests, &error_b); });
-  ingest::note_placed_payloads(a->log, &a->model.index, wanted.a, digests, &error_a);
+  ingest::PlacedLog log_a(a->log), log_b(b->log);
+  ingest::compare_placed_payloads(&log_a, &a->model.index, &log_b, &b->model.index, wanted.pairs,
+                                  digests, wanted.digest_keys);
+  auto note = [&](ingest::PlacedLog* log, Side* s, const std::vector<size_t>& entries) {
+    ingest::note_placed_payloads(log, &s->model.index, entries, digests, &wanted.digest_keys);
+  };
+  std::thread t(note, &log_b, b, std::cref(wanted.b));
+  note(&log_a, a, wanted.a);
   t.join();
-  for (const auto* e : {&error_a, &error_b})
-    if (!e->empty()) warning(*e);
+  for (const auto* log : {&log_a, &log_b})
+    if (auto e = log->error(); !e.empty()) warning(e);
 }
 
 // What a diff reads of a model once its doctor has read it: the index with

@@ -61,12 +61,16 @@ void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
   // In the store's order: a chunk at a time.
   for (uint32_t id = 0; id < files_.size(); ++id) {
     PayloadFile f = files_.get(id);
-    if (!f.noted || f.has_digest) continue;
+    if (!f.noted || (f.has_digest && (f.operators || f.graph == trace::NoiseDigests::Graph::kNone)))
+      continue;  // nothing to fill, or filled before
     auto facts = digests.find(f.key);
-    if (!facts) continue;
-    f.has_digest = true;
-    f.digest = facts->digest;
-    if (facts->operators) f.operators = keep_operators(facts->operators);
+    bool digest = facts.has_digest && !f.has_digest, operators = facts.operators && !f.operators;
+    if (!digest && !operators) continue;
+    if (digest) {
+      f.has_digest = true;
+      f.digest = facts.digest;
+    }
+    if (operators) f.operators = keep_operators(facts.operators);
     files_.set(id, f);
   }
 }

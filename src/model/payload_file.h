@@ -93,6 +93,10 @@ struct PayloadFile {
   DeclaredMd5 md5;
   trace::NoiseDigests::Graph graph = trace::NoiseDigests::Graph::kNone;
   bool noted = false, placed = false, has_digest = false;
+  // Compared with the file of the same artifact in the other log of a
+  // `tlscope diff`, both read again (ingest::compare_placed_payloads): the
+  // same apart from run-to-run noise. Set on both files.
+  bool noise_only = false;
   bool holds_payload = false;  // the file is the payload (else payloads/<md5>.txt)
 };
 

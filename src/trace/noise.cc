@@ -1,5 +1,6 @@
 #include "trace/noise.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdint>
@@ -148,9 +149,12 @@ bool temp_folder(std::string_view s, size_t i, Match* m) {
 
 // "compile_time_s": 1.25
 bool json_time(std::string_view s, size_t i, Match* m) {
-  // A key is shorter than 64 bytes: look no further for its closing quote.
-  size_t close = s.substr(0, i + 64).find('"', i + 1);
-  if (close == std::string_view::npos) return false;
+  // A key is shorter than 64 bytes: look no further for its closing quote,
+  // and not past the line's end (the scan is the same line by line:
+  // same_apart_from_noise() below).
+  size_t close = i + 1, stop = std::min(s.size(), i + 64);
+  while (close < stop && s[close] != '"' && s[close] != '\n') ++close;
+  if (close == stop || s[close] != '"') return false;
   size_t j = close + 1;
   while (j < s.size() && s[j] == ' ') ++j;
   if (j >= s.size() || s[j] != ':' || !time_key(s.substr(i + 1, close - i - 1))) return false;
@@ -192,6 +196,8 @@ class Scan {
   }
   // The text after the last value replaced.
   void finish() { out_.append(s_.substr(copied_)); }
+  // Where each value replaced was (for tests: detail::noise_spans()).
+  std::vector<std::pair<size_t, size_t>>* spans = nullptr;
 
   size_t visit(size_t i) {
     const char c = s_[i];
@@ -217,6 +223,7 @@ class Scan {
 
  private:
   size_t replace(const Match& m) {
+    if (spans) spans->emplace_back(m.keep, m.end);
     out_.append(s_.substr(copied_, m.keep - copied_));
     out_.append(m.placeholder);
     copied_ = m.end;
@@ -288,6 +295,15 @@ void without_noise_bytewise(std::string_view s, std::string* out) {
   for (size_t i = 0; i < s.size();) i = scan.visit(i);
   scan.finish();
 }
+
+std::vector<std::pair<size_t, size_t>> noise_spans(std::string_view s) {
+  std::string out;
+  std::vector<std::pair<size_t, size_t>> spans;
+  Scan scan(s, &out);
+  scan.spans = &spans;
+  for (size_t i = 0; i < s.size();) i = scan.visit(i);
+  return spans;
+}
 }  // namespace detail
 
 std::string without_noise(std::string_view s) {
@@ -319,6 +335,62 @@ void without_noise(std::string_view s, std::string* out) {
 #endif
 }
 
+namespace {
+// The number of bytes a and b begin with alike.
+size_t common_prefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size()), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+enum class Verdict { kSame, kDiffer, kRanOut };
+
+// a and b compared line by line apart from noise; with `heads`, each is its
+// payload's first lines, each line ended by a '\n': running out of either
+// tells nothing.
+Verdict compare_lines(std::string_view a, std::string_view b, bool heads) {
+  thread_local std::string line_a, line_b;
+  // a[0, i) and b[0, j) are the same apart from noise, and i and j begin lines.
+  size_t i = 0, j = 0;
+  for (;;) {
+    size_t n = common_prefix(a.substr(i), b.substr(j));
+    bool ran_out = i + n == a.size() || j + n == b.size();
+    if (heads && ran_out) return Verdict::kRanOut;
+    if (i + n == a.size() && j + n == b.size()) return Verdict::kSame;
+    // The lines that hold the first byte that differs (each to its end).
+    size_t nl = a.substr(i, n).rfind('\n');
+    size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+    size_t end_a = std::min(a.find('\n', i + n), a.size());
+    size_t end_b = std::min(b.find('\n', j + n), b.size());
+    without_noise(a.substr(i + start, end_a - i - start), &line_a);
+    without_noise(b.substr(j + start, end_b - j - start), &line_b);
+    bool same = line_a == line_b;
+    for (auto* line : {&line_a, &line_b})
+      if (line->capacity() > (16u << 20)) std::string().swap(*line);  // as noise_free_digest()
+    if (!same) return Verdict::kDiffer;
+    if (end_a == a.size() || end_b == b.size())
+      return end_a == a.size() && end_b == b.size() ? Verdict::kSame : Verdict::kDiffer;
+    i = end_a + 1;
+    j = end_b + 1;
+  }
+}
+
+}  // namespace
+
+bool same_apart_from_noise(std::string_view a, std::string_view b) {
+  return compare_lines(a, b, false) == Verdict::kSame;
+}
+
+bool heads_differ_apart_from_noise(std::string_view a, std::string_view b) {
+  return compare_lines(a, b, true) == Verdict::kDiffer;
+}
+
 uint64_t noise_free_digest(std::string_view text) {
   // Fresh room for every payload cost more than the normalising itself (the
   // kernel clears each new page); one buffer per thread, kept unless huge.
@@ -329,21 +401,27 @@ uint64_t noise_free_digest(std::string_view text) {
   return h;
 }
 
-uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t bytes_hash) {
+uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t bytes_hash,
+                            bool digest) {
   if (bytes_hash == 0) bytes_hash = payload_hash(payload);
   uint64_t key = key_of(bytes_hash, payload.size(), graph);
+  Shard& s = shard(key);
+  bool make_digest = false, make_operators = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!facts_.try_emplace(key).second) return key;
+    std::lock_guard<std::mutex> lock(s.mu);
+    make_digest = digest && s.digests.try_emplace(key).second;
+    make_operators = graph != Graph::kNone && s.operators.try_emplace(key).second;
   }
+  if (!make_digest && !make_operators) return key;
   // Made outside the lock: the other log's reading goes on meanwhile.
-  Facts f;
-  f.digest = noise_free_digest(payload);
-  if (graph != Graph::kNone)
-    f.operators = std::make_shared<const std::vector<OperatorCount>>(
+  uint64_t d = make_digest ? noise_free_digest(payload) : 0;
+  Operators ops;
+  if (make_operators)
+    ops = std::make_shared<const std::vector<OperatorCount>>(
         graph_operators(payload, graph == Graph::kOutputCode));
-  std::lock_guard<std::mutex> lock(mu_);
-  facts_[key] = std::move(f);
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (make_digest) s.digests[key] = d;
+  if (make_operators) s.operators[key] = std::move(ops);
   return key;
 }
 
@@ -353,15 +431,23 @@ uint64_t NoiseDigests::key_of(uint64_t bytes_hash, size_t size, Graph graph) {
   return key + (key == 0);  // 0 is no key (model::Output::payload_key)
 }
 
-bool NoiseDigests::has(uint64_t key) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return facts_.count(key) != 0;
+bool NoiseDigests::has(uint64_t key, bool digest, Graph graph) const {
+  const Shard& s = shard(key);
+  std::lock_guard<std::mutex> lock(s.mu);
+  return (!digest || s.digests.count(key)) && (graph == Graph::kNone || s.operators.count(key));
 }
 
-std::optional<NoiseDigests::Facts> NoiseDigests::find(uint64_t key) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = facts_.find(key);
-  return it == facts_.end() ? std::nullopt : it->second;
+NoiseDigests::Facts NoiseDigests::find(uint64_t key) const {
+  Facts f;
+  const Shard& s = shard(key);
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (auto it = s.digests.find(key); it != s.digests.end() && it->second) {
+    f.has_digest = true;
+    f.digest = *it->second;
+  }
+  if (auto it = s.operators.find(key); it != s.operators.end() && it->second)
+    f.operators = *it->second;
+  return f;
 }
 
 }  // namespace tlscope::trace

@@ -4,6 +4,7 @@
 // its paths. `tlscope diff` compares artifacts without them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "trace/graph_ops.h"
@@ -32,10 +34,25 @@ std::string without_noise(std::string_view text);
 // The same into `out` (replacing what it held; its room is reused).
 void without_noise(std::string_view text, std::string* out);
 
+// Whether without_noise(a) == without_noise(b), found without making
+// either whole: a value never spans lines, so the texts are the same apart
+// from noise when each line is, and a line of the same bytes in both needs no
+// looking at. Lines are compared from the first; the first that differs
+// apart from noise ends the comparison (two runs of one program differ in a
+// few lines of their payloads, two programs early on).
+bool same_apart_from_noise(std::string_view a, std::string_view b);
+// Whether two payloads differ apart from noise, told from their first lines
+// alone (`a` and `b`: whole lines of each, each ended by a '\n'): true when
+// a line of both differs; false when these lines do not tell (they are the
+// same, or one ran out first).
+bool heads_differ_apart_from_noise(std::string_view a, std::string_view b);
+
 namespace detail {
 // The same, looking at every byte (what without_noise() does, faster, where
 // the processor has SSE2): for tests.
 void without_noise_bytewise(std::string_view text, std::string* out);
+// Where without_noise() replaces a value: [begin, end) of `text`, in order.
+std::vector<std::pair<size_t, size_t>> noise_spans(std::string_view text);
 }  // namespace detail
 
 // A digest of without_noise(text) for telling equal payloads apart within
@@ -52,26 +69,38 @@ class NoiseDigests {
  public:
   // How a payload's operators are counted (trace::graph_operators).
   enum class Graph : uint8_t { kNone, kFx, kOutputCode };
+  using Operators = std::shared_ptr<const std::vector<OperatorCount>>;
   struct Facts {
+    bool has_digest = false;
     uint64_t digest = 0;
-    std::shared_ptr<const std::vector<OperatorCount>> operators;  // null unless a graph
+    Operators operators;  // null unless a graph's are made
   };
   // The payload's key here (a 64-bit hash of its bytes, its length and how
-  // it is a graph, never 0), its facts made unless the key was met before.
-  // `bytes_hash`: the payload's std::hash when the caller has it, else 0.
-  uint64_t note(std::string_view payload, Graph graph, uint64_t bytes_hash = 0);
+  // it is a graph, never 0): its digest made (with `digest`) and a graph's
+  // operators, each unless made before under that key.
+  // `bytes_hash`: the payload's trace::payload_hash when the caller has it, else 0.
+  uint64_t note(std::string_view payload, Graph graph, uint64_t bytes_hash = 0, bool digest = true);
   // The key note() gives a payload of `size` bytes whose hash is `bytes_hash`.
   static uint64_t key_of(uint64_t bytes_hash, size_t size, Graph graph);
-  // Whether a key was noted (its facts made or in the making).
-  bool has(uint64_t key) const;
-  // The facts of a key noted before, once made: a key another thread was
-  // first to note may still be in the making while this one reads on; both
-  // are done once both logs are read.
-  std::optional<Facts> find(uint64_t key) const;
+  // Whether a key was noted with what is asked (its digest, a graph's
+  // operators), made or in the making.
+  bool has(uint64_t key, bool digest, Graph graph) const;
+  // What is made of a key: a key another thread was first to note may still
+  // be in the making while this one reads on; both are done once both logs
+  // are read.
+  Facts find(uint64_t key) const;
 
  private:
-  mutable std::mutex mu_;
-  std::unordered_map<uint64_t, std::optional<Facts>> facts_;  // nullopt: being made
+  // By key, in shards: two readers note at once (a lock each, seldom the same).
+  struct alignas(64) Shard {
+    mutable std::mutex mu;
+    // nullopt: being made.
+    std::unordered_map<uint64_t, std::optional<uint64_t>> digests;
+    std::unordered_map<uint64_t, std::optional<Operators>> operators;
+  };
+  static constexpr size_t kShards = 16;
+  Shard& shard(uint64_t key) const { return shards_[(key >> 56) % kShards]; }
+  mutable std::array<Shard, kShards> shards_;
 };
 
 }  // namespace tlscope::trace

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -149,6 +150,157 @@ TEST(WithoutNoiseCorpus, VisitingCandidatesEqualsEveryByteOnCorpusLogs) {
   size_t bytes = compare_on_logs({TLSCOPE_CORPUS "/tlparse/inputs"}, &count);
   EXPECT_GE(count, 20u);
   EXPECT_GT(bytes, 10u << 20);
+}
+
+// same_apart_from_noise() compares line by line, looking at the lines that
+// differ only; it must say what comparing both texts without noise says.
+// Its premise: without_noise() of a text is that of each of its lines.
+std::string line_by_line(std::string_view text) {
+  std::string out, line;
+  for (size_t at = 0;;) {
+    size_t nl = std::min(text.find('\n', at), text.size());
+    detail::without_noise_bytewise(text.substr(at, nl - at), &line);
+    out += line;
+    if (nl == text.size()) return out;
+    out += '\n';
+    at = nl + 1;
+  }
+}
+
+// The whole lines of a text's first `most` bytes (what read_head() reads).
+std::string_view head(std::string_view text, size_t most) {
+  std::string_view h = text.substr(0, most);
+  size_t nl = h.rfind('\n');
+  return h.substr(0, nl == std::string_view::npos ? 0 : nl + 1);
+}
+
+// A second run's text: every id, address, time, temporary folder and hash
+// of `text` another of its kind (each of its digits but 0 another, not 0:
+// the 0 of 0x stays).
+std::string another_run(std::string_view text, std::mt19937& rng) {
+  std::string out(text);
+  for (auto [begin, end] : detail::noise_spans(text))
+    for (size_t k = begin; k < end; ++k)
+      if (out[k] >= '1' && out[k] <= '9') out[k] = static_cast<char>('1' + rng() % 9);
+  return out;
+}
+
+void expect_same_as_without_noise(std::string_view a, std::string_view b) {
+  bool same = without_noise(a) == without_noise(b);
+  ASSERT_EQ(same_apart_from_noise(a, b), same) << a << "\n----\n" << b;
+  for (size_t most : {0, 1, 40, 200, 4096})
+    if (heads_differ_apart_from_noise(head(a, most), head(b, most))) {
+      ASSERT_FALSE(same) << most << ": " << a << "\n----\n" << b;
+    }
+}
+
+TEST(SameApartFromNoise, SaysWhatComparingWithoutNoiseSaysOnRandomTexts) {
+  const std::vector<std::string> pieces = {"0x7f3a2c1b5e40",
+                                           "140234567890123",
+                                           "12",
+                                           "94823",
+                                           "___check_obj_id(L['x'], ",
+                                           ")",
+                                           ", ",
+                                           "== ",
+                                           "id(x) == ",
+                                           "/tmp/tmpa8_kz3q1",
+                                           "/tmp/torchinductor_alice/",
+                                           "\"",
+                                           "\"compile_time_s\": ",
+                                           "\"start\"",
+                                           ": ",
+                                           "1.25",
+                                           "131.98 us",
+                                           "2.5s",
+                                           "x",
+                                           "cmhn4y4ifxuguzhdp2y36htsdztwgzcu",
+                                           "f32[8, 16]",
+                                           " ",
+                                           "\n",
+                                           "\n",
+                                           "\n",
+                                           "\t",
+                                           "primals_1"};
+  std::mt19937 rng(27);
+  size_t same = 0, differ = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string a;
+    for (size_t k = rng() % 40; k > 0; --k) a += pieces[rng() % pieces.size()];
+    std::string b = a;
+    switch (rng() % 4) {
+      case 0:
+        b = another_run(a, rng);
+        break;  // noise only
+      case 1:   // noise, and a piece more or less somewhere
+        b = another_run(a, rng);
+        if (!b.empty() && rng() % 2)
+          b.erase(rng() % b.size(), 1 + rng() % 3);
+        else
+          b.insert(b.empty() ? 0 : rng() % b.size(), pieces[rng() % pieces.size()]);
+        break;
+      case 2:  // one byte changed
+        if (!b.empty()) b[rng() % b.size()] = "a7\n \"x"[rng() % 6];
+        break;
+      default:
+        break;  // the same bytes
+    }
+    ASSERT_NO_FATAL_FAILURE(expect_same_as_without_noise(a, b));
+    (same_apart_from_noise(a, b) ? same : differ)++;
+  }
+  EXPECT_GT(same, 5000u);
+  EXPECT_GT(differ, 3000u);
+  // Lines added or taken away at either end, and empty texts.
+  for (auto [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"x\n", "x\n\n"},
+           {"x", "x\n"},
+           {"", "\n"},
+           {"", ""},
+           {"a\nb", "a\nb\nc"},
+           {"id 140234567890123\n", "id 140234567890999\n"},
+           {"\n\n", "\n"},
+           // A JSON key never spans lines: no time after it.
+           {"\"x\n_time\": 5", "\"x\n_time\": 6"}})
+    ASSERT_NO_FATAL_FAILURE(expect_same_as_without_noise(a, b)) << a << " / " << b;
+}
+
+// On every real log at hand, in windows of 60 KB: each is its own lines made
+// without noise, the same as another run of it, and not the same as itself
+// with a byte of a word changed unless without_noise() says so.
+size_t compare_runs_on_logs(const std::vector<std::string>& dirs) {
+  std::mt19937 rng(28);
+  size_t windows = 0;
+  for (const auto& dir : dirs)
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+      if (!e.is_regular_file()) continue;
+      std::string text = read_all(e.path());
+      EXPECT_EQ(without_noise(text), line_by_line(text)) << e.path();
+      for (size_t at = 0; at < text.size(); at += 250007) {
+        std::string_view a = std::string_view(text).substr(at, 60000);
+        std::string b = another_run(a, rng);
+        EXPECT_TRUE(same_apart_from_noise(a, b)) << e.path() << " at " << at;
+        EXPECT_FALSE(heads_differ_apart_from_noise(head(a, 4096), head(b, 4096))) << e.path();
+        std::string c = b;
+        if (!c.empty()) {
+          size_t k = rng() % c.size();
+          while (k < c.size() && !std::isalpha(static_cast<unsigned char>(c[k]))) ++k;
+          if (k < c.size()) c[k] = c[k] == 'q' ? 'z' : 'q';
+        }
+        EXPECT_EQ(same_apart_from_noise(a, c), without_noise(a) == without_noise(c))
+            << e.path() << " at " << at;
+        ++windows;
+      }
+    }
+  return windows;
+}
+
+TEST(SameApartFromNoise, AnotherRunOfRecordedLogsIsTheSame) {
+  EXPECT_GT(compare_runs_on_logs({TLSCOPE_DATA "/recorded", TLSCOPE_DATA "/torch_logs"}), 15u);
+}
+
+TEST(SameApartFromNoiseCorpus, AnotherRunOfCorpusLogsIsTheSame) {
+  ASSERT_TRUE(std::filesystem::is_directory(TLSCOPE_CORPUS "/tlparse/inputs"));
+  EXPECT_GT(compare_runs_on_logs({TLSCOPE_CORPUS "/tlparse/inputs"}), 100u);
 }
 
 }  // namespace

@@ -5,13 +5,18 @@
 // after its read is said, and its changed payloads get no facts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/diff.h"
 #include "io/byte_source.h"
+#include "io/line_reader.h"
 #include "model/ingest/payload_facts.h"
 #include "model/ingest/read_log.h"
 #include "trace/noise.h"
@@ -140,11 +145,16 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
   model::ReportModel m = read(plain, true, &digests);
   std::optional<uint32_t> changed;
   size_t placed = 0;
+  std::map<uint64_t, int> files_of_key;  // a payload met twice gets its facts from either
   for (const auto& e : m.index.entries())
-    for (const auto& f : m.index.payload_files(e)) placed += f.placed;
+    for (const auto& f : m.index.payload_files(e)) {
+      placed += f.placed;
+      files_of_key[f.key] += f.placed;
+    }
   for (size_t i = 0; i < m.index.entries().size() && !changed; ++i)
     for (uint32_t id : m.index.entries()[i].payload_file_ids)
-      if (auto f = m.index.payload_file(id); f.placed && f.length > 10) {
+      if (auto f = m.index.payload_file(id);
+          f.placed && f.length > 10 && files_of_key[f.key] == 1) {
         changed = id;
         break;
       }
@@ -209,6 +219,74 @@ TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
     }
   }
   EXPECT_GT(placed, 20u);
+}
+
+// Two logs as `tlscope diff` compares them: each pair of placed files of an
+// artifact whose bytes differ is read back from both, and is noise_only
+// exactly where the two payloads are the same without noise; each graph of
+// a pair has its operators. The pairs, and in `*same` those the same.
+size_t compare_pairs(const fs::path& x, const fs::path& y, size_t* same) {
+  fs::path px = plain_copy(x), py = plain_copy(y);
+  trace::NoiseDigests digests;
+  model::ReportModel a = read(px, true, &digests), b = read(py, true, &digests);
+  auto wanted = analysis::compiles_to_compare(a, b);
+  PlacedLog la(px.string()), lb(py.string());
+  compare_placed_payloads(&la, &a.index, &lb, &b.index, wanted.pairs, &digests, wanted.digest_keys);
+  // Then, as tlscope diff does, the graphs not in a pair.
+  note_placed_payloads(&la, &a.index, wanted.a, &digests, &wanted.digest_keys);
+  note_placed_payloads(&lb, &b.index, wanted.b, &digests, &wanted.digest_keys);
+  EXPECT_EQ(la.error() + lb.error(), "");
+  a.index.fill_noise_digests(digests);
+  b.index.fill_noise_digests(digests);
+  std::string ta = read_all(px), tb = read_all(py);
+  auto payload = [](const std::string& text, const model::PayloadFile& f) {
+    std::string p = text.substr(f.at, f.length);
+    io::strip_tab_lines(&p);
+    return p;
+  };
+  for (auto [ia, ib] : wanted.pairs) {
+    model::PayloadFile fa = a.index.payload_file(ia), fb = b.index.payload_file(ib);
+    bool alike = trace::without_noise(payload(ta, fa)) == trace::without_noise(payload(tb, fb));
+    EXPECT_EQ(fa.noise_only, alike) << x << " " << a.index.url_of(fa);
+    EXPECT_EQ(fb.noise_only, alike) << y << " " << b.index.url_of(fb);
+    for (const auto* f : {&fa, &fb})
+      if (f->graph != trace::NoiseDigests::Graph::kNone) {
+        EXPECT_NE(f->operators, 0u) << a.index.url_of(fa);
+      }
+    *same += alike;
+  }
+  fs::remove(px);
+  fs::remove(py);
+  return wanted.pairs.size();
+}
+
+// compare_pairs() of each log (in name order) and the next: the pairs,
+// and in `*same` those the same apart from noise.
+size_t compare_neighbours(std::vector<fs::path> logs, size_t* same) {
+  std::sort(logs.begin(), logs.end());
+  size_t pairs = 0;
+  for (size_t i = 0; i + 1 < logs.size(); ++i) pairs += compare_pairs(logs[i], logs[i + 1], same);
+  std::printf("%zu logs: %zu pairs, %zu the same apart from noise\n", logs.size(), pairs, *same);
+  return pairs;
+}
+
+TEST(PayloadFacts, PairsAreTheSameWhereTheirPayloadsAreWithoutNoise) {
+  // Two ranks of one program (noise apart, much the same), and programs
+  // unlike each other (compile [0/0] of each).
+  auto logs = logs_in(TLSCOPE_DATA "/recorded", ".log.gz");
+  ASSERT_GE(logs.size(), 10u);
+  size_t same = 0, pairs = compare_neighbours(logs, &same);
+  EXPECT_GT(pairs, 20u);
+  EXPECT_GT(same, 0u);
+  EXPECT_LT(same, pairs);
+}
+
+TEST(PayloadFactsCorpus, PairsAreTheSameWhereTheirPayloadsAreWithoutNoiseOnCorpusLogs) {
+  auto logs = logs_in(TLSCOPE_CORPUS "/tlparse/inputs", ".log");  // rank logs side by side too
+  ASSERT_GE(logs.size(), 25u);
+  size_t same = 0, pairs = compare_neighbours(logs, &same);
+  EXPECT_GT(pairs, 100u);
+  EXPECT_GT(same, 0u);
 }
 
 }  // namespace

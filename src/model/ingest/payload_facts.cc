@@ -3,50 +3,169 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <vector>
 
+#include "base/parallel.h"
 #include "io/line_reader.h"
 #include "io/read_file.h"
 #include "trace/payload_hash.h"
 
 namespace tlscope::ingest {
-bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
+
+PlacedLog::~PlacedLog() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool PlacedLog::open() {
+  std::call_once(opened_, [this] {
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    errno_ = fd_ < 0 ? errno : 0;
+  });
+  return fd_ >= 0;
+}
+
+bool PlacedLog::read(const model::PayloadFile& f, std::string* bytes) {
+  if (!open()) return false;
+  bytes->resize(f.length);
+  if (!io::read_at(fd_, f.at, bytes->data(), bytes->size()) ||
+      (io::strip_tab_lines(bytes), trace::payload_hash(*bytes) != f.bytes_hash)) {
+    ++lost_;
+    return false;
+  }
+  return true;
+}
+
+bool PlacedLog::read_head(const model::PayloadFile& f, size_t most, std::string* bytes) {
+  if (!open()) return false;
+  bytes->resize(std::min<size_t>(f.length, most));
+  if (!io::read_at(fd_, f.at, bytes->data(), bytes->size())) return false;
+  io::strip_tab_lines(bytes);
+  // Only whole lines: the last, cut short or not, may go on.
+  size_t nl = bytes->rfind('\n');
+  bytes->resize(nl == std::string::npos ? 0 : nl + 1);
+  return true;
+}
+
+std::string PlacedLog::error() const {
+  if (errno_) return path_ + ": " + std::strerror(errno_);
+  size_t lost = lost_;
+  if (!lost) return {};
+  return path_ + " changed after it was read: " +
+         (lost == 1 ? "1 payload" : std::to_string(lost) + " payloads") +
+         " could not be read again, and count as changed";
+}
+
+void note_placed_payloads(PlacedLog* log, model::CompileIndex* index,
                           std::span<const size_t> entries, trace::NoiseDigests* digests,
-                          std::string* error) {
-  int fd = -1;
+                          const std::unordered_set<uint64_t>* digest_keys) {
   std::string bytes;
-  size_t lost = 0;
   for (size_t i : entries) {
     for (uint32_t id : index->entry(i).payload_file_ids) {
       model::PayloadFile f = index->payload_file(id);
-      if (!f.placed || f.noted) continue;
-      if (digests->has(f.key)) {  // the same bytes met before, in either log
-        f.noted = true;
-        index->set_payload_file(id, f);
-        continue;
+      if (!f.placed) continue;
+      bool digest = !digest_keys || digest_keys->count(f.key);
+      if (!digest && f.graph == trace::NoiseDigests::Graph::kNone) continue;
+      if (!digests->has(f.key, digest, f.graph)) {  // else met before, in either log
+        if (!log->read(f, &bytes)) continue;
+        digests->note(bytes, f.graph, f.bytes_hash, digest);
       }
-      if (fd < 0 && (fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
-        *error = log + ": " + std::strerror(errno);
-        return false;
-      }
-      bytes.resize(f.length);
-      if (!io::read_at(fd, f.at, bytes.data(), bytes.size()) ||
-          (io::strip_tab_lines(&bytes), trace::payload_hash(bytes) != f.bytes_hash)) {
-        ++lost;
-        continue;
-      }
-      f.key = digests->note(bytes, f.graph, f.bytes_hash);
+      if (f.noted) continue;
       f.noted = true;
       index->set_payload_file(id, f);
     }
   }
-  if (fd >= 0) ::close(fd);
-  if (lost)
-    *error = log + " changed after it was read: " +
-             (lost == 1 ? "1 payload" : std::to_string(lost) + " payloads") +
-             " could not be read again, and count as changed";
-  return lost == 0;
+}
+
+bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
+                          std::span<const size_t> entries, trace::NoiseDigests* digests,
+                          std::string* error) {
+  PlacedLog placed(log);
+  note_placed_payloads(&placed, index, entries, digests);
+  *error = placed.error();
+  return error->empty();
+}
+
+namespace {
+
+// What compare_placed_payloads() does with one pair of placed files.
+struct PairReader {
+  PlacedLog *log_a, *log_b;
+  trace::NoiseDigests* digests;
+  const std::unordered_set<uint64_t>& digest_keys;
+
+  // Whether the pair's payloads are the same apart from noise (false when
+  // either cannot be read), a graph's facts noted from the bytes at hand.
+  bool same(const model::PayloadFile& a, const model::PayloadFile& b) const {
+    thread_local std::string bytes_a, bytes_b;
+    // The first lines first: most pairs that differ do so there (two
+    // programs' output code: in its first 2 KB). Not for a graph whose
+    // facts are still to be made: it is read whole either way.
+    if ((a.length > kHeadBytes || b.length > kHeadBytes) && !wants_facts(a) && !wants_facts(b) &&
+        log_a->read_head(a, kHeadBytes, &bytes_a) && log_b->read_head(b, kHeadBytes, &bytes_b) &&
+        trace::heads_differ_apart_from_noise(bytes_a, bytes_b))
+      return false;
+    bool read_a = read(log_a, a, &bytes_a), read_b = read(log_b, b, &bytes_b);
+    return read_a && read_b && trace::same_apart_from_noise(bytes_a, bytes_b);
+  }
+
+ private:
+  bool wants_facts(const model::PayloadFile& f) const {
+    return f.graph != trace::NoiseDigests::Graph::kNone &&
+           !digests->has(f.key, digest_keys.count(f.key) != 0, f.graph);
+  }
+  bool read(PlacedLog* log, const model::PayloadFile& f, std::string* bytes) const {
+    if (!log->read(f, bytes)) return false;
+    if (wants_facts(f)) digests->note(*bytes, f.graph, f.bytes_hash, digest_keys.count(f.key) != 0);
+    return true;
+  }
+};
+
+}  // namespace
+
+void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, PlacedLog* log_b,
+                             model::CompileIndex* index_b,
+                             std::span<const std::pair<uint32_t, uint32_t>> pairs,
+                             trace::NoiseDigests* digests,
+                             const std::unordered_set<uint64_t>& digest_keys) {
+  const PairReader reader{log_a, log_b, digests, digest_keys};
+  // A batch of pairs at a time: the files are taken from the stores here
+  // (one thread's), each pair of payloads (by their keys) compared once,
+  // on two threads, and what was found kept for the batches after.
+  constexpr size_t kBatch = 4096;
+  struct Pair {
+    model::PayloadFile a, b;
+  };
+  std::map<std::pair<uint64_t, uint64_t>, bool> known;  // by the two keys
+  std::vector<Pair> files;
+  std::vector<uint8_t> same;
+  for (size_t from = 0; from < pairs.size(); from += kBatch) {
+    size_t n = std::min(kBatch, pairs.size() - from);
+    files.resize(n);
+    std::vector<size_t> todo;  // the first of each pair of keys not known
+    std::map<std::pair<uint64_t, uint64_t>, size_t> first;
+    for (size_t k = 0; k < n; ++k) {
+      files[k] = {index_a->payload_file(pairs[from + k].first),
+                  index_b->payload_file(pairs[from + k].second)};
+      auto keys = std::pair{files[k].a.key, files[k].b.key};
+      if (!known.count(keys) && first.emplace(keys, k).second) todo.push_back(k);
+    }
+    same.assign(n, 0);
+    base::in_parallel(0, todo.size(), 2, [&](size_t t) {
+      const Pair& p = files[todo[t]];
+      same[todo[t]] = reader.same(p.a, p.b);
+    });
+    for (size_t k : todo) known.emplace(std::pair{files[k].a.key, files[k].b.key}, same[k] != 0);
+    for (size_t k = 0; k < n; ++k) {
+      if (!known[{files[k].a.key, files[k].b.key}]) continue;
+      files[k].a.noise_only = files[k].b.noise_only = true;
+      index_a->set_payload_file(pairs[from + k].first, files[k].a);
+      index_b->set_payload_file(pairs[from + k].second, files[k].b);
+    }
+  }
 }
 
 }  // namespace tlscope::ingest
