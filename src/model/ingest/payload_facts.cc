@@ -109,7 +109,10 @@ struct PairReader {
         trace::heads_differ_apart_from_noise(bytes_a, bytes_b))
       return false;
     bool read_a = read(log_a, a, &bytes_a), read_b = read(log_b, b, &bytes_b);
-    return read_a && read_b && trace::same_apart_from_noise(bytes_a, bytes_b);
+    bool same = read_a && read_b && trace::same_apart_from_noise(bytes_a, bytes_b);
+    for (auto* bytes : {&bytes_a, &bytes_b})
+      if (bytes->capacity() > (16u << 20)) std::string().swap(*bytes);  // kept unless huge
+    return same;
   }
 
  private:
