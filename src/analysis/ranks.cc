@@ -130,10 +130,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
     if (data.collective_schedule && !data.collective_schedule->empty())
       r.schedules.emplace_back(folder, *data.collective_schedule);
     if (data.runtime_ops && !data.runtime_ops->empty())
-      r.runtimes.push_back({folder, *data.runtime_ops,
-                            data.tensor_meta_fingerprint.empty()
-                                ? std::string()
-                                : trace::to_hex(trace::md5(data.tensor_meta_fingerprint))});
+      r.runtimes.push_back({folder, *data.runtime_ops, data.tensor_meta_md5});
     if (data.collective_schedule && data.code_collectives) {
       auto id = r.folder_to_id.find(folder);
       if (auto p = parity_of(folder, data, id == r.folder_to_id.end() ? "unknown" : id->second))

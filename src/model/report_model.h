@@ -136,7 +136,9 @@ struct RuntimeOp {
 struct FolderData {
   std::optional<std::vector<std::string>> collective_schedule;  // first in the log
   std::optional<std::vector<RuntimeOp>> runtime_ops;            // first in the log
-  std::string tensor_meta_fingerprint;  // that artifact as compact sorted JSON
+  // MD5 (hex) of that artifact as compact sorted JSON: ranks compare it; the
+  // JSON itself can be megabytes per folder.
+  std::string tensor_meta_md5;
   std::optional<std::map<std::string, int>> code_collectives;  // first output code
   int code_waits = 0;
 };

@@ -686,6 +686,45 @@ TEST(IngestTable, ModelDoesNotDependOnTheSink) {
   EXPECT_EQ(with->model.stats.to_string(), without.model.stats.to_string());
 }
 
+// What only the rank analyses read (collective schedules, runtime estimates
+// and the tensor metadata's fingerprint, collectives in output code, the
+// graph execution order) is kept for them and for the report, and not by the
+// doctor of one log or the diff, which read everything else alike.
+TEST(IngestTable, RankDataIsKeptOnlyForTheRankAnalyses) {
+  auto artifact = [](const std::string& name) {
+    return json{{"artifact", {{"name", name}, {"encoding", "json"}}}};
+  };
+  std::string tensor_meta =
+      R"js({"ops": [{"name": "mm", "estimated_runtime_ns": 2500.0}], "meta": {"b": [1, 2], "a": "f32"}})js";
+  std::string log =
+      rec(artifact("inductor_runtime_and_tensor_meta"), tensor_meta) +
+      rec(artifact("inductor_collective_schedule"), R"js(["all_reduce", "wait"])js") +
+      rec(artifact("graph_execution"), R"js({"graph_execution_order": ["0/0", "1/0"]})js") +
+      rec({{"inductor_output_code", {{"filename", "/tmp/torchinductor/ab/cabc123.py"}}}},
+          "torch.ops._c10d_functional.all_reduce_.default(buf0, 'sum', '0')\n") +
+      rec({{"compilation_metrics", {{"co_name", "forward"}}}});
+  auto report = ingest_text(log);
+  auto ranks = ingest_text(log, doctor_options(true));
+  auto doctor = ingest_text(log, doctor_options(false));
+  for (const auto* r : {report.get(), ranks.get()}) {
+    const auto& folder = r->model.folders.at("-_0_0_0");
+    ASSERT_TRUE(folder.runtime_ops);
+    ASSERT_EQ(folder.runtime_ops->size(), 1u);
+    EXPECT_EQ((*folder.runtime_ops)[0].name, "mm");
+    // The fingerprint is the MD5 of the artifact as compact JSON, keys sorted.
+    EXPECT_EQ(folder.tensor_meta_md5,
+              md5_hex(R"js({"meta":{"a":"f32","b":[1,2]},"ops":[{"estimated_runtime_ns":2500.0,)js"
+                      R"js("name":"mm"}]})js"));
+    EXPECT_EQ(folder.collective_schedule, (Strings{"all_reduce", "wait"}));
+    EXPECT_EQ(r->model.graph_execution_order, (Strings{"0/0", "1/0"}));
+  }
+  ASSERT_TRUE(report->model.folders.at("-_0_0_0").code_collectives);
+  EXPECT_TRUE(doctor->model.folders.empty());
+  EXPECT_FALSE(doctor->model.graph_execution_order);
+  EXPECT_EQ(doctor->model.metrics.size(), 1u);
+  EXPECT_EQ(doctor->model.stats.to_string(), ranks->model.stats.to_string());
+}
+
 // A metrics record's texts are the log's, kept once in the model for all the
 // records that repeat them, and still there once the model is moved (as
 // read_log returns it).

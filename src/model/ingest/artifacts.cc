@@ -9,6 +9,7 @@
 #include "model/ingest/ingest_functions.h"
 #include "trace/json_dom.h"
 #include "trace/json_types.h"
+#include "trace/md5.h"
 
 namespace tlscope::ingest {
 namespace tj = trace::json;
@@ -61,7 +62,9 @@ void note_rank_data(IngestContext& ctx, const std::string& name, simdjson::dom::
                       tj::f64_field(o, "estimated_runtime_ns").value_or(0)});
     }
     folder.runtime_ops = std::move(list);
-    trace::append_json(&folder.tensor_meta_fingerprint, doc, false);
+    std::string compact;
+    trace::append_json(&compact, doc, false);
+    if (!compact.empty()) folder.tensor_meta_md5 = trace::to_hex(trace::md5(compact));
   } else if (name == "graph_execution" && doc.type() == element_type::OBJECT) {
     // Only this exact name: inductor_graph_execution is something else (J28).
     auto order = tj::field(object(doc), "graph_execution_order");
@@ -131,7 +134,7 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
   simdjson::dom::element doc;
   bool parsed = ctx.b.parse_payload_json(ctx.rec.payload(), &doc);
   if (name == "recompile_reasons") note_recompile_reasons(ctx, parsed ? &doc : nullptr);
-  if (parsed) note_rank_data(ctx, name, doc);
+  if (parsed && ctx.b.options().rank_data) note_rank_data(ctx, name, doc);
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;
   bool companion = stack_traces && parsed && doc.type() == element_type::OBJECT;
   ArtifactPages page;

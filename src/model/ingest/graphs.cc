@@ -83,8 +83,7 @@ std::optional<OutputCodePage> ingest_output_code(IngestContext& ctx) {
   std::string name = stem.empty() ? "inductor_output_code" : "inductor_output_code_" + stem;
   // Only the rank analyses read the counts (not the doctor of one log).
   const IngestOptions& opts = ctx.b.options();
-  if (opts.outputs && opts.code_collectives &&
-      !ctx.b.model().folders[ctx.folder].code_collectives) {
+  if (opts.outputs && opts.rank_data && !ctx.b.model().folders[ctx.folder].code_collectives) {
     auto& folder = ctx.b.model().folders[ctx.folder];
     auto counts = model::count_code_collectives(ctx.rec.payload());
     folder.code_collectives = std::move(counts.counts);

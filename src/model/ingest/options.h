@@ -50,9 +50,11 @@ struct IngestOptions {
   // rank analyses read it; the doctor of one log does not, and it is most
   // of that model's memory.
   bool outputs = true;
-  // With outputs: count the collectives of each compile's first output code
-  // (FolderData::code_collectives). Only the rank analyses read them.
-  bool code_collectives = true;
+  // Keep what only the rank analyses read (model::FolderData, the graph
+  // execution order): with outputs, the collectives of each compile's first
+  // output code; the collective schedules and runtime estimates (tens of MB
+  // in a log of a gigabyte).
+  bool rank_data = true;
   // Keep the stack tries and each compile's dynamo_start stack (index.html and
   // the metrics pages); the doctor needs neither.
   bool stacks = true;
@@ -67,6 +69,7 @@ inline IngestOptions doctor_options(bool rank_analyses) {
   opts.payload_md5 = false;
   opts.stacks = false;
   opts.outputs = rank_analyses;
+  opts.rank_data = rank_analyses;
   return opts;
 }
 
