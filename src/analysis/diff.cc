@@ -328,9 +328,9 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
 
 // Every payload of both the same bytes under the same artifact names (the
 // files' places say which bytes; a file without one is not known to be).
-bool same_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::IndexEntry& y,
-                   ArtifactNames& ny) {
-  auto px = payload_files(x, nx), py = sorted(payload_files(y, ny));
+// `px` and `py` are the two compiles' payload files (`py` sorted by name).
+bool same_payloads(const NamedFiles& px, const NamedFiles& py, const model::IndexEntry& x,
+                   const ArtifactNames& nx, const model::IndexEntry& y, const ArtifactNames& ny) {
   if (px.size() != py.size()) return false;
   for (const auto& [name, named_f] : px) {
     const model::PayloadFile& f = named_f.file;
@@ -354,10 +354,9 @@ bool same_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::I
 // The artifacts of two paired compiles whose bytes differ: the pairs of
 // placed files to compare, and the keys of placed files paired with one that
 // is not (whose digest is wanted).
-void changed_payloads(const model::IndexEntry& x, ArtifactNames& nx, const model::IndexEntry& y,
-                      ArtifactNames& ny, CompilesToCompare* out) {
-  auto py = sorted(payload_files(y, ny));
-  for (const auto& [name, named_f] : payload_files(x, nx)) {
+void changed_payloads(const NamedFiles& px, const ArtifactNames& nx, const NamedFiles& py,
+                      const ArtifactNames& ny, CompilesToCompare* out) {
+  for (const auto& [name, named_f] : px) {
     const NamedFile* named_g = named(py, name);
     if (!named_g) continue;
     const model::PayloadFile &f = named_f.file, &g = named_g->file;
@@ -411,10 +410,11 @@ CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::
   const model::IndexEntry* first_a = a.index.entries().data();
   const model::IndexEntry* first_b = b.index.entries().data();
   for (auto [x, y] : pair_entries(a, b).both) {
-    if (same_payloads(*x, na, *y, nb)) continue;
+    NamedFiles px = payload_files(*x, na), py = sorted(payload_files(*y, nb));
+    if (same_payloads(px, py, *x, na, *y, nb)) continue;
     out.a.push_back(static_cast<size_t>(x - first_a));
     out.b.push_back(static_cast<size_t>(y - first_b));
-    changed_payloads(*x, na, *y, nb, &out);
+    changed_payloads(px, na, py, nb, &out);
   }
   return out;
 }

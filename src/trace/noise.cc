@@ -290,8 +290,10 @@ uint64_t candidates(const Block& b, const Block& next, bool before) {
 }  // namespace
 
 namespace detail {
-void without_noise_bytewise(std::string_view s, std::string* out) {
+void without_noise_bytewise(std::string_view s, std::string* out,
+                            std::vector<std::pair<size_t, size_t>>* spans) {
   Scan scan(s, out);
+  scan.spans = spans;
   for (size_t i = 0; i < s.size();) i = scan.visit(i);
   scan.finish();
 }
@@ -299,9 +301,7 @@ void without_noise_bytewise(std::string_view s, std::string* out) {
 std::vector<std::pair<size_t, size_t>> noise_spans(std::string_view s) {
   std::string out;
   std::vector<std::pair<size_t, size_t>> spans;
-  Scan scan(s, &out);
-  scan.spans = &spans;
-  for (size_t i = 0; i < s.size();) i = scan.visit(i);
+  without_noise_bytewise(s, &out, &spans);
   return spans;
 }
 }  // namespace detail

@@ -49,8 +49,10 @@ bool heads_differ_apart_from_noise(std::string_view a, std::string_view b);
 
 namespace detail {
 // The same, looking at every byte (what without_noise() does, faster, where
-// the processor has SSE2): for tests.
-void without_noise_bytewise(std::string_view text, std::string* out);
+// the processor has SSE2): for tests. With `spans`, where each value
+// replaced was.
+void without_noise_bytewise(std::string_view text, std::string* out,
+                            std::vector<std::pair<size_t, size_t>>* spans = nullptr);
 // Where without_noise() replaces a value: [begin, end) of `text`, in order.
 std::vector<std::pair<size_t, size_t>> noise_spans(std::string_view text);
 }  // namespace detail

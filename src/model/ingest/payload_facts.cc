@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "base/parallel.h"
@@ -116,13 +116,18 @@ struct PairReader {
   }
 
  private:
+  bool wants_digest(const model::PayloadFile& f) const { return digest_keys.count(f.key) != 0; }
+  bool wants_facts(const model::PayloadFile& f, bool digest) const {
+    return f.graph != trace::NoiseDigests::Graph::kNone && !digests->has(f.key, digest, f.graph);
+  }
   bool wants_facts(const model::PayloadFile& f) const {
-    return f.graph != trace::NoiseDigests::Graph::kNone &&
-           !digests->has(f.key, digest_keys.count(f.key) != 0, f.graph);
+    return f.graph != trace::NoiseDigests::Graph::kNone && wants_facts(f, wants_digest(f));
   }
   bool read(PlacedLog* log, const model::PayloadFile& f, std::string* bytes) const {
     if (!log->read(f, bytes)) return false;
-    if (wants_facts(f)) digests->note(*bytes, f.graph, f.bytes_hash, digest_keys.count(f.key) != 0);
+    if (f.graph == trace::NoiseDigests::Graph::kNone) return true;
+    bool digest = wants_digest(f);
+    if (wants_facts(f, digest)) digests->note(*bytes, f.graph, f.bytes_hash, digest);
     return true;
   }
 };
@@ -142,28 +147,38 @@ void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, Pla
   struct Pair {
     model::PayloadFile a, b;
   };
-  std::map<std::pair<uint64_t, uint64_t>, bool> known;  // by the two keys
+  // What was found of each pair of payloads (by their two keys), for the
+  // whole run; a pair first met in a batch is compared in it.
+  struct KeysHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
+      return k.first ^ (k.second * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, uint64_t>, bool, KeysHash> known;
   std::vector<Pair> files;
+  std::vector<bool*> verdict;  // each pair's entry in `known` (stable)
   std::vector<uint8_t> same;
+  std::vector<size_t> todo;  // the first of each pair of keys not known
   for (size_t from = 0; from < pairs.size(); from += kBatch) {
     size_t n = std::min(kBatch, pairs.size() - from);
     files.resize(n);
-    std::vector<size_t> todo;  // the first of each pair of keys not known
-    std::map<std::pair<uint64_t, uint64_t>, size_t> first;
+    verdict.resize(n);
+    todo.clear();
     for (size_t k = 0; k < n; ++k) {
       files[k] = {index_a->payload_file(pairs[from + k].first),
                   index_b->payload_file(pairs[from + k].second)};
-      auto keys = std::pair{files[k].a.key, files[k].b.key};
-      if (!known.count(keys) && first.emplace(keys, k).second) todo.push_back(k);
+      auto [it, met_first] = known.try_emplace(std::pair{files[k].a.key, files[k].b.key}, false);
+      verdict[k] = &it->second;
+      if (met_first) todo.push_back(k);
     }
     same.assign(n, 0);
     base::in_parallel(0, todo.size(), 2, [&](size_t t) {
       const Pair& p = files[todo[t]];
       same[todo[t]] = reader.same(p.a, p.b);
     });
-    for (size_t k : todo) known.emplace(std::pair{files[k].a.key, files[k].b.key}, same[k] != 0);
+    for (size_t k : todo) *verdict[k] = same[k] != 0;
     for (size_t k = 0; k < n; ++k) {
-      if (!known[{files[k].a.key, files[k].b.key}]) continue;
+      if (!*verdict[k]) continue;
       files[k].a.noise_only = files[k].b.noise_only = true;
       index_a->set_payload_file(pairs[from + k].first, files[k].a);
       index_b->set_payload_file(pairs[from + k].second, files[k].b);
