@@ -652,15 +652,32 @@ TEST(IngestTable, ExportKeysAreTakenOnlyInExportMode) {
 }
 
 // The model read_log() makes of `log` (from a temporary file).
-ReadResult read_log_text(const std::string& log) {
+ReadResult read_log_text(const std::string& log, const IngestOptions& opts = {}) {
   char path[] = "/tmp/tlscope_ingest_XXXXXX";
   int fd = ::mkstemp(path);
   EXPECT_GE(fd, 0);
   EXPECT_EQ(::write(fd, log.data(), log.size()), static_cast<ssize_t>(log.size()));
   ::close(fd);
-  auto read = read_log(path, {});
+  auto read = read_log(path, opts);
   std::remove(path);
   return read;
+}
+
+// Two models of one log have the same compiles, files, metrics, failures,
+// phases and statistics.
+void expect_same_model(const model::ReportModel& x, const model::ReportModel& y) {
+  ASSERT_EQ(x.index.entries().size(), y.index.entries().size());
+  for (size_t i = 0; i < y.index.entries().size(); ++i) {
+    const auto& a = x.index.entries()[i];
+    const auto& b = y.index.entries()[i];
+    EXPECT_EQ(a.label(), b.label());
+    ASSERT_EQ(a.outputs.size(), b.outputs.size()) << a.label();
+    for (size_t j = 0; j < a.outputs.size(); ++j) EXPECT_EQ(a.outputs[j].url, b.outputs[j].url);
+  }
+  EXPECT_EQ(x.metrics.size(), y.metrics.size());
+  EXPECT_EQ(x.failures.size(), y.failures.size());
+  EXPECT_EQ(x.chromium.events, y.chromium.events);
+  EXPECT_EQ(x.stats.to_string(), y.stats.to_string());
 }
 
 // The model is the same with or without a sink: summary and check see what
@@ -672,18 +689,23 @@ TEST(IngestTable, ModelDoesNotDependOnTheSink) {
   auto with = ingest_text(log);
   auto without = read_log_text(log);
   ASSERT_TRUE(without.ok);
-  ASSERT_EQ(with->model.index.entries().size(), without.model.index.entries().size());
-  for (size_t i = 0; i < without.model.index.entries().size(); ++i) {
-    const auto& a = with->model.index.entries()[i];
-    const auto& b = without.model.index.entries()[i];
-    EXPECT_EQ(a.label(), b.label());
-    ASSERT_EQ(a.outputs.size(), b.outputs.size()) << a.label();
-    for (size_t j = 0; j < a.outputs.size(); ++j) EXPECT_EQ(a.outputs[j].url, b.outputs[j].url);
-  }
-  EXPECT_EQ(with->model.metrics.size(), without.model.metrics.size());
-  EXPECT_EQ(with->model.failures.size(), without.model.failures.size());
-  EXPECT_EQ(with->model.chromium.events, without.model.chromium.events);
-  EXPECT_EQ(with->model.stats.to_string(), without.model.stats.to_string());
+  expect_same_model(with->model, without.model);
+}
+
+// Read ahead on a thread of its own or not (as `diff` reads a plain log),
+// the model is the same.
+TEST(IngestTable, ModelDoesNotDependOnReadingAhead) {
+  std::string log;
+  for (int n = 0; n < 100; ++n)  // blocks read ahead are 256 KB
+    for (const auto& s : all_samples())
+      if (!s.export_mode) log += s.log;
+  ASSERT_GT(log.size(), 1u << 20);
+  IngestOptions here;
+  here.plain_read_ahead = false;
+  auto ahead = read_log_text(log), alone = read_log_text(log, here);
+  ASSERT_TRUE(ahead.ok && alone.ok);
+  expect_same_model(ahead.model, alone.model);
+  EXPECT_GT(alone.model.stats.ok, 0u);
 }
 
 // What only the rank analyses read (collective schedules, runtime estimates

@@ -58,6 +58,11 @@ struct IngestOptions {
   // Keep the stack tries and each compile's dynamo_start stack (index.html and
   // the metrics pages); the doctor needs neither.
   bool stacks = true;
+  // Read a plain log ahead on a thread of its own (io::read_ahead), beside
+  // the parsing. Not where two logs are read at once (`diff`): both cores
+  // are busy then, and the extra threads only cost. A compressed log is
+  // always decoded ahead.
+  bool plain_read_ahead = true;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
 };
 

@@ -64,7 +64,8 @@ ReadResult read_log(const std::string& log, const IngestOptions& opts) {
   auto source = io::open_source(log, &result.error);
   if (!source) return result;
   // Reading (and decoding) on a thread of its own, beside the parsing.
-  io::LineReader lines(io::read_ahead(std::move(source)));
+  if (opts.plain_read_ahead || source->compressed()) source = io::read_ahead(std::move(source));
+  io::LineReader lines(std::move(source));
   result.model.input_path = log;
   ReadOptions ropts;
   ropts.ingest = opts;
