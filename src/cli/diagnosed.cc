@@ -69,6 +69,8 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
   std::vector<analysis::RankDiagnosis> out(logs.size());
   base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
     ingest::IngestOptions opts = ingest::doctor_options(true);
+    // Two or more logs at once keep the cores busy: no thread reading ahead.
+    opts.plain_read_ahead = std::min<size_t>(jobs, logs.size()) < 2;
     opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
     auto run = ingest::read_log(logs[i].path, opts);
     if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model);
