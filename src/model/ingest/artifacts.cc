@@ -38,6 +38,12 @@ void note_recompile_reasons(IngestContext& ctx, const simdjson::dom::element* do
   if (!r.reasons.empty()) ctx.b.model().recompile_reasons.push_back(std::move(r));
 }
 
+// The artifacts whose data the multi-rank analyses compare across ranks.
+bool is_rank_data(std::string_view name) {
+  return name.rfind("inductor_collective_schedule", 0) == 0 ||
+         name.rfind("inductor_runtime_and_tensor_meta", 0) == 0 || name == "graph_execution";
+}
+
 // Data the multi-rank analyses compare across ranks.
 void note_rank_data(IngestContext& ctx, const std::string& name, simdjson::dom::element doc) {
   auto& model = ctx.b.model();
@@ -131,11 +137,17 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
     ctx.b.parser_failure("artifact", fmt::format("Unsupported encoding: {}", encoding));
     return std::nullopt;
   }
-  simdjson::dom::element doc;
-  bool parsed = ctx.b.parse_payload_json(ctx.rec.payload(), &doc);
-  if (name == "recompile_reasons") note_recompile_reasons(ctx, parsed ? &doc : nullptr);
-  if (parsed && ctx.b.options().rank_data) note_rank_data(ctx, name, doc);
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;
+  bool vllm = name.rfind("vllm_", 0) == 0;
+  bool rank_data = ctx.b.options().rank_data && is_rank_data(name);
+  // Without pages only these are parsed; the payloads of the others are not
+  // even read where no MD5 is checked (summary, check).
+  bool wanted = ctx.b.wants_pages() || ctx.b.options().provenance || name == "recompile_reasons" ||
+                stack_traces || vllm || rank_data;
+  simdjson::dom::element doc;
+  bool parsed = wanted && ctx.b.parse_payload_json(ctx.rec.payload(), &doc);
+  if (name == "recompile_reasons") note_recompile_reasons(ctx, parsed ? &doc : nullptr);
+  if (parsed && rank_data) note_rank_data(ctx, name, doc);
   bool companion = stack_traces && parsed && doc.type() == element_type::OBJECT;
   ArtifactPages page;
   page.json_path = ctx.add_file(name + ".json", true);
@@ -152,7 +164,7 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
     ctx.verbatim.push_back(page.json_path);
     page.json_path.clear();
   }
-  if (name.rfind("vllm_", 0) == 0) note_vllm_artifact(ctx, name, parsed ? &doc : nullptr, &page);
+  if (vllm) note_vllm_artifact(ctx, name, parsed ? &doc : nullptr, &page);
   if (!ctx.b.wants_pages() || (!parsed && !companion)) return std::nullopt;
   if (parsed) {
     std::string& s = ctx.b.scratch();
