@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/scratch.h"
 #include "trace/payload_hash.h"
 
 namespace tlscope::trace {
@@ -371,8 +372,8 @@ Verdict compare_lines(std::string_view a, std::string_view b, bool heads) {
     without_noise(a.substr(i + start, end_a - i - start), &line_a);
     without_noise(b.substr(j + start, end_b - j - start), &line_b);
     bool same = line_a == line_b;
-    for (auto* line : {&line_a, &line_b})
-      if (line->capacity() > (16u << 20)) std::string().swap(*line);  // as noise_free_digest()
+    base::release_if_huge(&line_a);
+    base::release_if_huge(&line_b);
     if (!same) return Verdict::kDiffer;
     if (end_a == a.size() || end_b == b.size())
       return end_a == a.size() && end_b == b.size() ? Verdict::kSame : Verdict::kDiffer;
@@ -392,12 +393,10 @@ bool heads_differ_apart_from_noise(std::string_view a, std::string_view b) {
 }
 
 uint64_t noise_free_digest(std::string_view text) {
-  // Fresh room for every payload cost more than the normalising itself (the
-  // kernel clears each new page); one buffer per thread, kept unless huge.
-  thread_local std::string buffer;
+  thread_local std::string buffer;  // one per thread (base/scratch.h)
   without_noise(text, &buffer);
   uint64_t h = payload_hash(buffer);
-  if (buffer.capacity() > (16u << 20)) std::string().swap(buffer);
+  base::release_if_huge(&buffer);
   return h;
 }
 

@@ -39,23 +39,27 @@ void note_recompile_reasons(IngestContext& ctx, const simdjson::dom::element* do
 }
 
 // The artifacts whose data the multi-rank analyses compare across ranks.
-bool is_rank_data(std::string_view name) {
-  return name.rfind("inductor_collective_schedule", 0) == 0 ||
-         name.rfind("inductor_runtime_and_tensor_meta", 0) == 0 || name == "graph_execution";
+enum class RankData { kNone, kSchedule, kRuntime, kExecution };
+
+RankData rank_data_of(std::string_view name) {
+  if (name.rfind("inductor_collective_schedule", 0) == 0) return RankData::kSchedule;
+  if (name.rfind("inductor_runtime_and_tensor_meta", 0) == 0) return RankData::kRuntime;
+  // Only this exact name: inductor_graph_execution is something else (J28).
+  if (name == "graph_execution") return RankData::kExecution;
+  return RankData::kNone;
 }
 
 // Data the multi-rank analyses compare across ranks.
-void note_rank_data(IngestContext& ctx, const std::string& name, simdjson::dom::element doc) {
+void note_rank_data(IngestContext& ctx, RankData kind, simdjson::dom::element doc) {
   auto& model = ctx.b.model();
-  if (name.rfind("inductor_collective_schedule", 0) == 0 && doc.type() == element_type::ARRAY) {
+  if (kind == RankData::kSchedule && doc.type() == element_type::ARRAY) {
     auto& slot = model.folders[ctx.folder].collective_schedule;
     if (slot) return;
     std::vector<std::string> ops;
     for (auto e : simdjson::dom::array(doc))
       if (auto s = tj::as_str(e)) ops.emplace_back(*s);
     slot = std::move(ops);
-  } else if (name.rfind("inductor_runtime_and_tensor_meta", 0) == 0 &&
-             doc.type() == element_type::OBJECT) {
+  } else if (kind == RankData::kRuntime && doc.type() == element_type::OBJECT) {
     auto& folder = model.folders[ctx.folder];
     if (folder.runtime_ops) return;
     auto ops = tj::field(object(doc), "ops");
@@ -71,8 +75,7 @@ void note_rank_data(IngestContext& ctx, const std::string& name, simdjson::dom::
     std::string compact;
     trace::append_json(&compact, doc, false);
     if (!compact.empty()) folder.tensor_meta_md5 = trace::to_hex(trace::md5(compact));
-  } else if (name == "graph_execution" && doc.type() == element_type::OBJECT) {
-    // Only this exact name: inductor_graph_execution is something else (J28).
+  } else if (kind == RankData::kExecution && doc.type() == element_type::OBJECT) {
     auto order = tj::field(object(doc), "graph_execution_order");
     if (!order || order->type() != element_type::ARRAY) return;
     std::vector<std::string> ids;
@@ -139,15 +142,15 @@ std::optional<ArtifactPages> ingest_artifact(IngestContext& ctx) {
   }
   bool stack_traces = name.rfind(kStackTraces, 0) == 0;
   bool vllm = name.rfind("vllm_", 0) == 0;
-  bool rank_data = ctx.b.options().rank_data && is_rank_data(name);
+  RankData rank_data = ctx.b.options().rank_data ? rank_data_of(name) : RankData::kNone;
   // Without pages only these are parsed; the payloads of the others are not
   // even read where no MD5 is checked (summary, check).
   bool wanted = ctx.b.wants_pages() || ctx.b.options().provenance || name == "recompile_reasons" ||
-                stack_traces || vllm || rank_data;
+                stack_traces || vllm || rank_data != RankData::kNone;
   simdjson::dom::element doc;
   bool parsed = wanted && ctx.b.parse_payload_json(ctx.rec.payload(), &doc);
   if (name == "recompile_reasons") note_recompile_reasons(ctx, parsed ? &doc : nullptr);
-  if (parsed && rank_data) note_rank_data(ctx, name, doc);
+  if (parsed && rank_data != RankData::kNone) note_rank_data(ctx, rank_data, doc);
   bool companion = stack_traces && parsed && doc.type() == element_type::OBJECT;
   ArtifactPages page;
   page.json_path = ctx.add_file(name + ".json", true);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/parallel.h"
+#include "base/scratch.h"
 #include "io/line_reader.h"
 #include "io/read_file.h"
 #include "trace/payload_hash.h"
@@ -110,15 +111,16 @@ struct PairReader {
       return false;
     bool read_a = read(log_a, a, &bytes_a), read_b = read(log_b, b, &bytes_b);
     bool same = read_a && read_b && trace::same_apart_from_noise(bytes_a, bytes_b);
-    for (auto* bytes : {&bytes_a, &bytes_b})
-      if (bytes->capacity() > (16u << 20)) std::string().swap(*bytes);  // kept unless huge
+    base::release_if_huge(&bytes_a);
+    base::release_if_huge(&bytes_b);
     return same;
   }
 
  private:
   bool wants_digest(const model::PayloadFile& f) const { return digest_keys.count(f.key) != 0; }
+  // Of a graph's payload (f.graph is not kNone).
   bool wants_facts(const model::PayloadFile& f, bool digest) const {
-    return f.graph != trace::NoiseDigests::Graph::kNone && !digests->has(f.key, digest, f.graph);
+    return !digests->has(f.key, digest, f.graph);
   }
   bool wants_facts(const model::PayloadFile& f) const {
     return f.graph != trace::NoiseDigests::Graph::kNone && wants_facts(f, wants_digest(f));
