@@ -1,6 +1,7 @@
 #include "trace/graph_ops.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -83,6 +84,20 @@ void aten_list(std::string_view line, Counts* out) {
   }
 }
 
+// Where " = " first is in `line`, or npos. A search for the '=' (about one
+// a line) and a look at its neighbours: std::string_view::find stops at
+// every space, and a node's type annotation before it has many.
+size_t assignment(std::string_view line) {
+  const char* begin = line.data();
+  const char* end = begin + line.size();
+  for (const char* p = begin + 1; p + 1 < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '=', static_cast<size_t>(end - 1 - p)));
+    if (!p) break;
+    if (p[-1] == ' ' && p[1] == ' ') return static_cast<size_t>(p - 1 - begin);
+  }
+  return std::string_view::npos;
+}
+
 // The name kept once for the whole run (OperatorCount::name), by any thread.
 std::string_view kept_name(std::string_view name) {
   static std::mutex mu;
@@ -115,7 +130,7 @@ std::vector<OperatorCount> graph_operators(std::string_view payload, bool output
       continue;
     }
     if (line.empty() || line[0] == '#') continue;
-    size_t eq = line.find(" = ");
+    size_t eq = assignment(line);
     if (eq == std::string_view::npos) continue;
     callee_name(trim_left(line.substr(eq + 3)), &name);
     if (!name.empty()) count(&all, name);

@@ -73,6 +73,24 @@ class Runner:
   EXPECT_EQ(graph_operators(part, true), (Ops{{"aten.add", 2}, {"aten.mul", 1}}));
 }
 
+// The node's callee is what follows the first " = ": not an '=' in its type
+// annotation or an argument, and not one without a space on both sides.
+TEST(GraphOperators, TheFirstSpacedEqualsSignEndsTheNodesName) {
+  const char* graph =
+      "a: \"f32[2]\" = torch.ops.aten.mm.default(x, dim=1);  x = y = None\n"
+      "b: \"weird=type\" = torch.relu(a)\n"
+      "c=torch.cos(a)\n"
+      "d ==torch.sin(a)\n"
+      "e= = torch.tan(a)\n"
+      "f = g == torch.exp(a)\n"
+      " = torch.abs(a)\n"  // no name: the line starts with "="
+      "=\n"
+      " =\n"
+      "h = \n";
+  EXPECT_EQ(graph_operators(graph, false),
+            (Ops{{"aten.mm", 1}, {"torch.relu", 1}, {"torch.tan", 1}}));
+}
+
 TEST(GraphOperators, NothingFromTextThatIsNotAGraph) {
   EXPECT_TRUE(graph_operators("", false).empty());
   EXPECT_TRUE(graph_operators("x = torch.ops.aten\nTREE_GUARD_MANAGER:\n| +- x = y(", false).empty());
