@@ -49,9 +49,10 @@ void Md5Verdicts::set(uint64_t key, bool ok) {
 std::optional<Md5Batch::Message> Md5Batch::message(size_t size, std::string_view declared,
                                                    uint64_t bytes_hash) {
   Message m;
-  if (shared_) {
+  if (shared_ && size >= shared_->least_bytes()) {
     m.key = Md5Verdicts::key(bytes_hash, size, declared);
     if (!shared_->claim(m.key, reader_)) return std::nullopt;
+    m.claimed = true;
   }
   m.size = size;
   m.well_formed = declared.size() == 32;
@@ -102,7 +103,7 @@ std::string_view Md5Batch::take(std::string_view declared, uint64_t bytes_hash, 
 void Md5Batch::verdict(const Message& m, const Md5Digest& digest) {
   bool ok = m.well_formed && md5_hex_equals(digest, std::string_view(m.declared, 32));
   failures_ += !ok;
-  if (shared_) shared_->set(m.key, ok);
+  if (m.claimed) shared_->set(m.key, ok);
 }
 
 void Md5Batch::check(bool finish) {

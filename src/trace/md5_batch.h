@@ -29,8 +29,13 @@ namespace tlscope::trace {
 class Md5Verdicts {
  public:
   static constexpr size_t kMostPerShard = 1024;  // of KeyTable's 64 shards
-  explicit Md5Verdicts(size_t most_per_shard = kMostPerShard)
-      : verdicts_(most_per_shard, kPending) {}
+  // A payload shorter than this is checked by every reader that meets it:
+  // its check in the lanes costs less than the lock and the lookup here
+  // (most payloads are this short; bench/README.md, fourteenth pass).
+  static constexpr size_t kLeastBytes = 1024;
+  explicit Md5Verdicts(size_t most_per_shard = kMostPerShard, size_t least_bytes = kLeastBytes)
+      : verdicts_(most_per_shard, kPending), least_bytes_(least_bytes) {}
+  size_t least_bytes() const { return least_bytes_; }
   // A payload's name here: a 64-bit hash of its bytes (`bytes_hash`,
   // trace::payload_hash), its length and its declared digest.
   static uint64_t key(uint64_t bytes_hash, size_t size, std::string_view declared);
@@ -53,6 +58,7 @@ class Md5Verdicts {
   // each reader met.
   std::unordered_map<uint64_t, std::array<uint64_t, 2>> waiting_[KeyTable::kShards];
   std::atomic<uint64_t> failed_[2] = {0, 0};
+  size_t least_bytes_;
 };
 
 class Md5Batch {
@@ -91,7 +97,8 @@ class Md5Batch {
  private:
   struct Message {
     size_t at = 0, size = 0;
-    uint64_t key = 0;  // in shared_
+    uint64_t key = 0;  // in shared_, where it was claimed there
+    bool claimed = false;
     char declared[32];
     bool well_formed = false;
   };

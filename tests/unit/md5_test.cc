@@ -311,33 +311,41 @@ TEST(KeyTable, BoundedForgetsOnlyWhatIsNotKept) {
 
 // Two readers on two threads share their verdicts (tlscope diff): each still
 // counts every failure among the payloads it read, whichever of them checked
-// a payload, and none is checked twice.
+// a payload, and none is checked twice; with the default threshold, the
+// short ones are checked by both (Md5Verdicts::kLeastBytes) and the rest once.
 TEST(Md5, SharedVerdictsCountEveryReadersFailures) {
   std::mt19937 rng(12);
   std::vector<std::pair<std::string, std::string>> msgs;
-  uint64_t bad = 0;
+  uint64_t bad = 0, bad_short = 0;
   for (int i = 0; i < 3000; ++i) {
     std::string msg = random_bytes(&rng, 8 + rng() % 2000);
     std::string declared = hex(md5(msg));
     if (rng() % 5 == 0) declared[0] = declared[0] == 'f' ? 'e' : 'f';
-    bad += !md5_matches(msg, declared);
+    bool failed = !md5_matches(msg, declared);
+    bad += failed;
+    bad_short += failed && msg.size() < tlscope::trace::Md5Verdicts::kLeastBytes;
     msgs.emplace_back(std::move(msg), std::move(declared));
   }
   ASSERT_GT(bad, 400u);
-  tlscope::trace::Md5Verdicts verdicts;
-  tlscope::trace::Md5Batch batch[2];
-  auto read = [&](int reader) {
-    batch[reader].share(&verdicts, reader);
-    for (const auto& [msg, declared] : msgs)
-      batch[reader].add(msg, declared, tlscope::trace::payload_hash(msg));
-    batch[reader].flush();
-  };
-  std::thread other(read, 1);
-  read(0);
-  other.join();
-  for (int reader : {0, 1})
-    EXPECT_EQ(batch[reader].failures() + verdicts.deferred_failures(reader), bad) << reader;
-  EXPECT_EQ(batch[0].failures() + batch[1].failures(), bad);  // each checked once
+  ASSERT_GT(bad_short, 150u);
+  ASSERT_LT(bad_short, bad - 150);
+  for (size_t least : {size_t{0}, tlscope::trace::Md5Verdicts::kLeastBytes}) {
+    tlscope::trace::Md5Verdicts verdicts(tlscope::trace::Md5Verdicts::kMostPerShard, least);
+    tlscope::trace::Md5Batch batch[2];
+    auto read = [&](int reader) {
+      batch[reader].share(&verdicts, reader);
+      for (const auto& [msg, declared] : msgs)
+        batch[reader].add(msg, declared, tlscope::trace::payload_hash(msg));
+      batch[reader].flush();
+    };
+    std::thread other(read, 1);
+    read(0);
+    other.join();
+    for (int reader : {0, 1})
+      EXPECT_EQ(batch[reader].failures() + verdicts.deferred_failures(reader), bad) << reader;
+    // Each checked once, but the short ones with a threshold: by both.
+    EXPECT_EQ(batch[0].failures() + batch[1].failures(), bad + (least ? bad_short : 0)) << least;
+  }
 }
 
 // A reader may read each payload straight into the batch (room(), then
@@ -405,7 +413,7 @@ TEST(Md5, ForgottenVerdictsAreCheckedAgainAndCountedOnce) {
       order[reader].push_back(n);
       bad[reader] += !md5_matches(pool[n].first, pool[n].second);
     }
-  tlscope::trace::Md5Verdicts verdicts(2);
+  tlscope::trace::Md5Verdicts verdicts(2, 0);  // short payloads shared too
   tlscope::trace::Md5Batch batch[2];
   size_t most_held = 0;
   auto read = [&](int reader) {
