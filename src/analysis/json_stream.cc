@@ -58,7 +58,13 @@ JsonStream::JsonStream(std::string* out)
     : out_(std::make_shared<StringAdapter>(out)),
       serializer_(out_, ' ', json::error_handler_t::replace) {}
 
-JsonStream::~JsonStream() = default;  // the adapter flushes when the last owner lets go
+JsonStream::~JsonStream() { drain(); }  // the adapter flushes when the last owner lets go
+
+void JsonStream::drain() {
+  if (pending_.empty()) return;
+  out_->write_characters(pending_.data(), pending_.size());
+  pending_.clear();
+}
 
 // A member's start: ",\n" after the one before (the first gets "\n"), its
 // indentation, and in an object its key.
@@ -70,34 +76,33 @@ void JsonStream::before_value() {
   if (open_.empty()) return;
   Level& l = open_.back();
   bool first = l.members++ == 0;
-  out_->write_characters(first ? "\n" : ",\n", first ? 1 : 2);
+  put(first ? "\n" : ",\n", first ? 1 : 2);
   indent(kIndent * open_.size());
 }
 
 void JsonStream::indent(size_t n) {
   static constexpr std::string_view kSpaces = "                                ";
-  for (; n > kSpaces.size(); n -= kSpaces.size())
-    out_->write_characters(kSpaces.data(), kSpaces.size());
-  out_->write_characters(kSpaces.data(), n);
+  for (; n > kSpaces.size(); n -= kSpaces.size()) put(kSpaces.data(), kSpaces.size());
+  put(kSpaces.data(), n);
 }
 
 void JsonStream::key(std::string_view k) {
   before_value();
-  out_->write_character('"');
-  out_->write_characters(k.data(), k.size());  // the caller's own keys: nothing to escape
-  out_->write_characters("\": ", 3);
+  put('"');
+  put(k.data(), k.size());  // the caller's own keys: nothing to escape
+  put("\": ", 3);
   after_key_ = true;
 }
 
 void JsonStream::begin_object() {
   before_value();
-  out_->write_character('{');
+  put('{');
   open_.push_back({true, 0});
 }
 
 void JsonStream::begin_array() {
   before_value();
-  out_->write_character('[');
+  put('[');
   open_.push_back({false, 0});
 }
 
@@ -105,14 +110,15 @@ void JsonStream::end() {
   Level l = open_.back();
   open_.pop_back();
   if (l.members) {
-    out_->write_character('\n');
+    put('\n');
     indent(kIndent * open_.size());
   }
-  out_->write_character(l.object ? '}' : ']');
+  put(l.object ? '}' : ']');
 }
 
 void JsonStream::value(const json& v) {
   before_value();
+  drain();  // the serializer writes to the adapter itself
   serializer_.dump(v, true, false, kIndent, static_cast<unsigned>(kIndent * open_.size()));
 }
 
@@ -126,25 +132,26 @@ void JsonStream::string_value(std::string_view s) {
     return;
   }
   before_value();
-  out_->write_character('"');
-  out_->write_characters(s.data(), s.size());
-  out_->write_character('"');
+  put('"');
+  put(s.data(), s.size());
+  put('"');
 }
 
 void JsonStream::count_value(uint64_t n) {
   before_value();
   char digits[20];
   auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-  out_->write_characters(digits, static_cast<size_t>(end - digits));
+  put(digits, static_cast<size_t>(end - digits));
 }
 
 void JsonStream::null_value() {
   before_value();
-  out_->write_characters("null", 4);
+  put("null", 4);
 }
 
 void JsonStream::finish() {
-  out_->write_character('\n');
+  put('\n');
+  drain();
   if (auto* f = dynamic_cast<FileAdapter*>(out_.get())) f->flush();
 }
 

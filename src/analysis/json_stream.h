@@ -42,6 +42,20 @@ class JsonStream {
  private:
   void before_value();
   void indent(size_t n);  // n spaces
+  // Into pending_, which goes to the adapter a block at a time: a virtual
+  // call per piece cost more than the answer's bytes (bench/README.md,
+  // fourteenth pass).
+  void put(char c) {
+    pending_.push_back(c);
+    if (pending_.size() >= kPendingBytes) drain();
+  }
+  void put(const char* s, size_t n) {
+    pending_.append(s, n);
+    if (pending_.size() >= kPendingBytes) drain();
+  }
+  void drain();
+  static constexpr size_t kPendingBytes = 64 * 1024;
+  std::string pending_;
 
   std::shared_ptr<nlohmann::detail::output_adapter_protocol<char>> out_;
   nlohmann::detail::serializer<nlohmann::json> serializer_;
