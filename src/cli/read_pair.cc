@@ -85,12 +85,16 @@ void read_both(Side* a, Side* b, bool exact) {
   read(a, 0);
   t.join();
   if (!exact && a->ok && b->ok) note_compared_payloads(a, b, &digests);
-  // What the other side was first to meet: its digests, and its checks.
-  for (auto [s, reader] : {std::pair{a, 0}, std::pair{b, 1}}) {
-    if (!s->ok) continue;
+  // What the other side was first to meet: its digests (each side on a
+  // thread of its own), and its checks.
+  auto fill = [&](Side* s, int reader) {
+    if (!s->ok) return;
     if (!exact) s->model.index.fill_noise_digests(digests);
     s->model.stats.fail_payload_md5 += verdicts.deferred_failures(reader);
-  }
+  };
+  std::thread filler(fill, b, 1);
+  fill(a, 0);
+  filler.join();
 }
 
 bool read_pair(const std::string& baseline, const std::string& log, Side* a, Side* b) {
