@@ -19,6 +19,10 @@ namespace {
 // The payloads of the compiles whose payloads differ between the logs, read
 // again: each artifact's pair compared apart from noise, then the graphs'
 // operators (and the few digests wanted) of each log, on a thread of its own.
+// The second log's compiles are taken last first: a payload both logs have
+// (the same bytes) is read by each thread that comes to it before the other
+// has noted it, and two threads going the same way came to most at once
+// (two runs of one program: 786 MB read where 421 MB are needed).
 void note_compared_payloads(Side* a, Side* b, trace::NoiseDigests* digests) {
   auto wanted = analysis::compiles_to_compare(a->model, b->model);
   ingest::PlacedLog log_a(a->log), log_b(b->log);
@@ -27,7 +31,8 @@ void note_compared_payloads(Side* a, Side* b, trace::NoiseDigests* digests) {
   auto note = [&](ingest::PlacedLog* log, Side* s, const std::vector<size_t>& entries) {
     ingest::note_placed_payloads(log, &s->model.index, entries, digests, &wanted.digest_keys);
   };
-  std::thread t(note, &log_b, b, std::cref(wanted.b));
+  std::vector<size_t> b_last_first(wanted.b.rbegin(), wanted.b.rend());
+  std::thread t(note, &log_b, b, std::cref(b_last_first));
   note(&log_a, a, wanted.a);
   t.join();
   for (const auto* log : {&log_a, &log_b})
