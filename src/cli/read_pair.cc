@@ -8,6 +8,7 @@
 #include "analysis/diff.h"
 #include "analysis/diff_out.h"
 #include "cli/checks.h"
+#include "io/byte_source.h"
 #include "model/ingest/payload_facts.h"
 #include "model/ingest/read_any.h"
 #include "trace/md5_batch.h"
@@ -59,6 +60,9 @@ void read_both(Side* a, Side* b, bool exact) {
   // A payload in both logs (or twice in one) is checked and normalised once.
   trace::NoiseDigests digests;
   trace::Md5Verdicts verdicts;
+  // Two compressed logs: neither decoded ahead (two threads decoding ahead
+  // beside two readers only cost; one beside a plain log's reader pays).
+  bool both_compressed = io::compressed_file(a->log) && io::compressed_file(b->log);
   auto read = [&](Side* s, int reader) {
     ingest::IngestOptions opts;
     opts.stacks = false;  // neither the diff nor the doctor reads them
@@ -78,6 +82,7 @@ void read_both(Side* a, Side* b, bool exact) {
     // already busy; bench/README.md, thirteenth pass).
     opts.md5_batch_bytes = 1u << 20;
     opts.plain_read_ahead = false;
+    opts.compressed_read_ahead = !both_compressed;
     auto r = ingest::read_any_log(s->log, opts);
     s->ok = r.ok;
     s->error = r.error;

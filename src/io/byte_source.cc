@@ -149,17 +149,44 @@ class ZstdSource : public CompressedSource {
 
 }  // namespace
 
+namespace {
+
+enum class Encoding { kPlain, kGzip, kZstd };
+
+// What the first bytes of the open file `fd` say it is.
+Encoding encoding_of(int fd) {
+  unsigned char magic[4] = {0, 0, 0, 0};
+  ssize_t got = ::pread(fd, magic, sizeof magic, 0);
+  if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return Encoding::kGzip;
+  if (got == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
+    return Encoding::kZstd;
+  return Encoding::kPlain;
+}
+
+}  // namespace
+
+bool compressed_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool compressed = encoding_of(fd) != Encoding::kPlain;
+  ::close(fd);
+  return compressed;
+}
+
 std::unique_ptr<ByteSource> open_source(const std::string& path, std::string* error) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = path + ": " + std::strerror(errno);
     return nullptr;
   }
-  unsigned char magic[4] = {0, 0, 0, 0};
-  ssize_t got = ::pread(fd, magic, sizeof magic, 0);
-  if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return std::make_unique<GzipSource>(fd);
-  if (got == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
-    return std::make_unique<ZstdSource>(fd);
+  switch (encoding_of(fd)) {
+    case Encoding::kGzip:
+      return std::make_unique<GzipSource>(fd);
+    case Encoding::kZstd:
+      return std::make_unique<ZstdSource>(fd);
+    case Encoding::kPlain:
+      break;
+  }
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -28,5 +28,8 @@ class ByteSource {
 
 // Opens `path`; returns nullptr and fills `error` when it cannot.
 std::unique_ptr<ByteSource> open_source(const std::string& path, std::string* error);
+// Whether open_source() would decode `path` (gzip or zstd); false when it
+// cannot be opened.
+bool compressed_file(const std::string& path);
 
 }  // namespace tlscope::io

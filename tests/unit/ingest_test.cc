@@ -708,6 +708,23 @@ TEST(IngestTable, ModelDoesNotDependOnReadingAhead) {
   EXPECT_GT(alone.model.stats.ok, 0u);
 }
 
+// The same for a compressed log, decoded ahead or not (as `diff` reads two),
+// and whether a file is one (io::compressed_file) is told by its bytes.
+TEST(IngestTable, CompressedModelDoesNotDependOnDecodingAhead) {
+  // Decoded, 2.5 MB: many of the 256 KB blocks read ahead.
+  std::string gz = TLSCOPE_DATA "/recorded/adam_exponential_lr.log.gz";
+  ASSERT_TRUE(tlscope::io::compressed_file(gz));
+  EXPECT_FALSE(tlscope::io::compressed_file(TLSCOPE_DATA "/recorded/VERSIONS.txt"));
+  EXPECT_FALSE(tlscope::io::compressed_file(TLSCOPE_DATA "/recorded/no such file.log.gz"));
+  IngestOptions here;
+  here.compressed_read_ahead = false;
+  auto ahead = read_log(gz, IngestOptions{}), alone = read_log(gz, here);
+  ASSERT_TRUE(ahead.ok && alone.ok);
+  expect_same_model(ahead.model, alone.model);
+  EXPECT_GT(alone.model.stats.ok, 100u);
+  EXPECT_GT(alone.model.index.entries().size(), 2u);
+}
+
 // What only the rank analyses read (collective schedules, runtime estimates
 // and the tensor metadata's fingerprint, collectives in output code, the
 // graph execution order) is kept for them and for the report, and not by the

@@ -60,9 +60,12 @@ struct IngestOptions {
   bool stacks = true;
   // Read a plain log ahead on a thread of its own (io::read_ahead), beside
   // the parsing. Not where two logs are read at once (`diff`): both cores
-  // are busy then, and the extra threads only cost. A compressed log is
-  // always decoded ahead.
+  // are busy then, and the extra threads only cost.
   bool plain_read_ahead = true;
+  // The same for a compressed log, decoded ahead. It pays even beside
+  // another log's reading (`diff` of a plain and a compressed log), but
+  // not where both logs are compressed (bench/README.md, fourteenth pass).
+  bool compressed_read_ahead = true;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
 };
 

@@ -64,7 +64,8 @@ ReadResult read_log(const std::string& log, const IngestOptions& opts) {
   auto source = io::open_source(log, &result.error);
   if (!source) return result;
   // Reading (and decoding) on a thread of its own, beside the parsing.
-  if (opts.plain_read_ahead || source->compressed()) source = io::read_ahead(std::move(source));
+  if (source->compressed() ? opts.compressed_read_ahead : opts.plain_read_ahead)
+    source = io::read_ahead(std::move(source));
   io::LineReader lines(std::move(source));
   result.model.input_path = log;
   ReadOptions ropts;
