@@ -109,6 +109,17 @@ class ArtifactNames {
     }
     return names_[n];
   }
+  // "<name> #<n>": the n-th file of that name in one compile (n > 1), kept
+  // here as the names are.
+  std::string_view numbered(std::string_view name, int n) {
+    std::string text = std::string(name) + " #" + std::to_string(n);
+    auto it = known_.find(text);
+    if (it == known_.end()) {
+      names_.push_back(std::move(text));
+      it = known_.emplace(names_.back(), static_cast<uint32_t>(names_.size() - 1)).first;
+    }
+    return names_[it->second];
+  }
 
  private:
   static constexpr uint32_t kNotMade = UINT32_MAX;
@@ -141,17 +152,23 @@ struct NamedFile {
   model::PayloadFile file;
   uint32_t id = 0;  // in its index (IndexEntry::payload_file_ids)
 };
-using NamedFiles = std::vector<std::pair<std::string, NamedFile>>;
+// The names are views of `names`' texts.
+using NamedFiles = std::vector<std::pair<std::string_view, NamedFile>>;
 NamedFiles payload_files(const model::IndexEntry& e, ArtifactNames& names) {
   NamedFiles out;
-  std::map<std::string_view, int> seen;  // views of `names`' names
+  out.reserve(e.payload_file_ids.size());
+  // How many files of each name so far: a compile has a few dozen files, a
+  // few names, looked through faster than a map's nodes are made.
+  std::vector<std::pair<std::string_view, int>> seen;
   for (uint32_t id : e.payload_file_ids) {
     model::PayloadFile f = names.index().payload_file(id);
     if (!f.md5.has()) continue;
     std::string_view stem = names.of(f);
-    int n = ++seen[stem];
-    out.emplace_back(n == 1 ? std::string(stem) : std::string(stem) + " #" + std::to_string(n),
-                     NamedFile{f, id});
+    auto it =
+        std::find_if(seen.begin(), seen.end(), [&](const auto& x) { return x.first == stem; });
+    if (it == seen.end()) it = seen.insert(seen.end(), {stem, 0});
+    int n = ++it->second;
+    out.emplace_back(n == 1 ? stem : names.numbered(stem, n), NamedFile{f, id});
   }
   return out;
 }
@@ -234,14 +251,20 @@ std::span<const OperatorDelta> operator_deltas(Operators a, Operators b, DiffSto
   return store->keep(out, n);
 }
 
-// The names of the operators of an entry's graphs (views of their lists).
-std::set<std::string_view> operator_names(const model::IndexEntry& e,
-                                          const model::CompileIndex& index) {
-  std::set<std::string_view> out;
+// The names of the operators of an entry's graphs (views of their lists),
+// sorted, each once.
+using Names = std::vector<std::string_view>;
+Names operator_names(const model::IndexEntry& e, const model::CompileIndex& index) {
+  Names out;
   for (uint32_t id : e.payload_file_ids)
     if (Operators ops = index.operators(index.payload_file(id).operators))
-      for (const auto& op : *ops) out.insert(op.name);
+      for (const auto& op : *ops) out.push_back(op.name);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+bool has(const Names& names, std::string_view name) {
+  return std::binary_search(names.begin(), names.end(), name);
 }
 
 // A compile's operator summary from its changed artifacts (already with
@@ -259,11 +282,16 @@ CompileOperators compile_operators(std::string_view id, const model::IndexEntry&
   };
   names_only_in(nb, na, &c.added);
   names_only_in(na, nb, &c.removed);
-  std::set<std::string_view> counted;
+  std::vector<bool> counted(na.size());  // by place in na
   for (size_t i = first; i < changed.size(); ++i)
-    for (const auto& d : changed[i].operators)
-      if (na.count(d.name) && nb.count(d.name) && counted.insert(d.name).second)
-        c.counts.push_back({d, changed[i].artifact});
+    for (const auto& d : changed[i].operators) {
+      auto at = std::lower_bound(na.begin(), na.end(), d.name);
+      if (at == na.end() || *at != d.name || !has(nb, d.name)) continue;
+      size_t k = static_cast<size_t>(at - na.begin());
+      if (counted[k]) continue;
+      counted[k] = true;
+      c.counts.push_back({d, changed[i].artifact});
+    }
   return c;
 }
 
@@ -274,7 +302,7 @@ struct Comparison {
 };
 
 // An artifact of compile id `id` on one side or both.
-ArtifactChange change(const Comparison& c, std::string_view id, const std::string& name) {
+ArtifactChange change(const Comparison& c, std::string_view id, std::string_view name) {
   ArtifactChange ch;
   ch.compile_id = id;
   ch.artifact = c.r->store->text(name);
@@ -395,6 +423,11 @@ std::optional<model::PayloadFile> ArtifactChange::file_of(uint32_t id,
                                                           const model::CompileIndex* index) {
   if (id == kNoFile) return std::nullopt;
   return index->payload_file(id);
+}
+
+ArtifactChange::Files ArtifactChange::files() const {
+  auto fa = payload_a(), fb = payload_b();
+  return {url_of(fa, index_a), url_of(fb, index_b), md5_of(fa, index_a), md5_of(fb, index_b)};
 }
 
 std::string ArtifactChange::text_of(const std::optional<model::PayloadFile>& f,

@@ -103,6 +103,11 @@ struct ArtifactChange {
   std::string text_b() const { return text_of(payload_b(), index_b); }
   std::string md5_a() const { return md5_of(payload_a(), index_a); }
   std::string md5_b() const { return md5_of(payload_b(), index_b); }
+  // file_a() to md5_b() at once, each file taken from its index once.
+  struct Files {
+    std::string file_a, file_b, md5_a, md5_b;
+  };
+  Files files() const;
 
  private:
   static std::optional<model::PayloadFile> file_of(uint32_t id, const model::CompileIndex* index);

@@ -306,10 +306,11 @@ void stream_artifacts(JsonStream& o, const DiffReport& d) {
     text_member(o, "artifact", c.artifact);
     text_member(o, "change", kind_name(c.kind));
     text_member(o, "compile_id", c.compile_id);
-    text_or_null_member(o, "file_a", c.file_a());
-    text_or_null_member(o, "file_b", c.file_b());
-    text_or_null_member(o, "md5_a", c.md5_a());
-    text_or_null_member(o, "md5_b", c.md5_b());
+    ArtifactChange::Files f = c.files();
+    text_or_null_member(o, "file_a", f.file_a);
+    text_or_null_member(o, "file_b", f.file_b);
+    text_or_null_member(o, "md5_a", f.md5_a);
+    text_or_null_member(o, "md5_b", f.md5_b);
     o.key("operators");
     stream_operator_deltas(o, c.operators);
     o.end();
