@@ -255,11 +255,21 @@ std::span<const OperatorDelta> operator_deltas(Operators a, Operators b, DiffSto
 // sorted, each once.
 using Names = std::vector<std::string_view>;
 Names operator_names(const model::IndexEntry& e, const model::CompileIndex& index) {
-  Names out;
+  // Each list once (files with the same graph share one), each already in
+  // name order: merged.
+  std::vector<uint32_t> lists;
   for (uint32_t id : e.payload_file_ids)
-    if (Operators ops = index.operators(index.payload_file(id).operators))
-      for (const auto& op : *ops) out.push_back(op.name);
-  std::sort(out.begin(), out.end());
+    if (uint32_t n = index.payload_file(id).operators;
+        n && std::find(lists.begin(), lists.end(), n) == lists.end())
+      lists.push_back(n);
+  Names out;
+  for (uint32_t n : lists) {
+    Operators ops = index.operators(n);
+    if (!ops) continue;
+    size_t before = out.size();
+    for (const auto& op : *ops) out.push_back(op.name);
+    std::inplace_merge(out.begin(), out.begin() + static_cast<ptrdiff_t>(before), out.end());
+  }
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }

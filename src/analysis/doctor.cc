@@ -80,8 +80,22 @@ bool names_recompile_limit(std::string_view text) {
          text.find("recompile limit") != std::string_view::npos;
 }
 
-void add_id(std::vector<CompileRef>* ids, const CompileRef& id) {
-  if (std::find(ids->begin(), ids->end(), id) == ids->end()) ids->push_back(id);
+// Compile ids in the order first met, each once: `seen` holds those of
+// `ids` (a group can have thousands; looking through them was quadratic).
+using RefSet = std::unordered_set<CompileRef, model::CompileRefHash>;
+void add_id(std::vector<CompileRef>* ids, RefSet* seen, const CompileRef& id) {
+  if (seen->insert(id).second) ids->push_back(id);
+}
+// Those of `more` that `ids` lacks, in order: looked for one by one while
+// that is cheap, else through a set.
+void add_ids(std::vector<CompileRef>* ids, const std::vector<CompileRef>& more) {
+  if (ids->size() * more.size() <= 4096) {
+    for (const auto& id : more)
+      if (std::find(ids->begin(), ids->end(), id) == ids->end()) ids->push_back(id);
+    return;
+  }
+  RefSet seen(ids->begin(), ids->end());
+  for (const auto& id : more) add_id(ids, &seen, id);
 }
 
 // Phases as a tree walked depth first, each level in the order it began; a
@@ -167,7 +181,7 @@ class Diagnoser {
       if (seen.insert({r.run, *r.id->frame_id, *r.id->frame_compile_id}).second) {
         ++f.compiles;
         if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-        add_id(&f.compile_ids, ref_of(r.run, *r.id));
+        f.compile_ids.push_back(ref_of(r.run, *r.id));  // new: `seen` says so
       }
       if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
       if (r.fail_type) ++f.failures;
@@ -218,6 +232,7 @@ class Diagnoser {
     std::string key = normalize_reason(reason) + "|" + user_frame;
     auto [it, inserted] = break_index_.try_emplace(key, out_.graph_breaks.size());
     if (inserted) {
+      break_ids_.emplace_back();
       GraphBreakGroup g;
       GraphBreakParts parts = graph_break_parts(detail);
       g.reason = reason;
@@ -232,7 +247,7 @@ class Diagnoser {
     }
     GraphBreakGroup& g = out_.graph_breaks[it->second];
     g.count += times;
-    add_id(&g.compile_ids, id);
+    add_id(&g.compile_ids, &break_ids_[it->second], id);
     out_.totals.graph_breaks += times;
   }
 
@@ -265,6 +280,7 @@ class Diagnoser {
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
                      [](const auto& a, const auto& b) { return a.count > b.count; });
+    break_ids_.clear();  // by the order before
   }
 
   void collect_failures() {
@@ -426,7 +442,7 @@ class Diagnoser {
   void advise(Category c, const std::string& message, const std::vector<CompileRef>& ids) {
     for (auto& a : out_.advice)
       if (a.category == c && a.message == message) {
-        for (const auto& id : ids) add_id(&a.compile_ids, id);
+        add_ids(&a.compile_ids, ids);
         return;
       }
     out_.advice.push_back({c, message, ids, {}, {}, {}});
@@ -497,6 +513,7 @@ class Diagnoser {
   DoctorReport out_;
   std::map<std::pair<uint32_t, uint32_t>, size_t> frame_index_;  // (run, frame id)
   std::unordered_map<std::string, size_t> break_index_;
+  std::vector<RefSet> break_ids_;  // each group's compile_ids
 };
 
 }  // namespace
@@ -516,11 +533,15 @@ void add_totals(Totals* sum, const Totals& t) {
 std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reasons) {
   std::vector<ReasonGroup> groups;
   std::map<std::string, size_t> index;
+  std::vector<RefSet> ids;  // each group's compile_ids
   for (const auto& r : reasons) {
     std::string key = std::string(category_name(r.category)) + "|" + normalize_reason(r.reason);
     auto [it, inserted] = index.try_emplace(key, groups.size());
-    if (inserted) groups.push_back({r.category, r.reason, {}});
-    add_id(&groups[it->second].compile_ids, r.compile_id);
+    if (inserted) {
+      groups.push_back({r.category, r.reason, {}});
+      ids.emplace_back();
+    }
+    add_id(&groups[it->second].compile_ids, &ids[it->second], r.compile_id);
   }
   return groups;
 }

@@ -61,10 +61,12 @@ JsonStream::JsonStream(std::string* out)
 JsonStream::~JsonStream() { drain(); }  // the adapter flushes when the last owner lets go
 
 void JsonStream::drain() {
-  if (pending_.empty()) return;
-  out_->write_characters(pending_.data(), pending_.size());
-  pending_.clear();
+  if (!used_) return;
+  out_->write_characters(pending_.get(), used_);
+  used_ = 0;
 }
+
+void JsonStream::write_through(const char* s, size_t n) { out_->write_characters(s, n); }
 
 // A member's start: ",\n" after the one before (the first gets "\n"), its
 // indentation, and in an object its key.
@@ -125,8 +127,11 @@ void JsonStream::value(const json& v) {
 // A string none of whose bytes json::dump would escape or replace (printable
 // ASCII but '"' and '\\') is written as it is; any other goes through json::dump.
 void JsonStream::string_value(std::string_view s) {
-  bool plain = true;
-  for (char c : s) plain &= c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  // Without a branch per byte (the compiler checks many at once).
+  unsigned odd = 0;
+  for (unsigned char c : s)
+    odd |= unsigned{c < 0x20} | unsigned{c >= 0x7f} | unsigned{c == '"'} | unsigned{c == '\\'};
+  bool plain = odd == 0;
   if (!plain) {
     value(json(s));
     return;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -46,16 +47,22 @@ class JsonStream {
   // call per piece cost more than the answer's bytes (bench/README.md,
   // fourteenth pass).
   void put(char c) {
-    pending_.push_back(c);
-    if (pending_.size() >= kPendingBytes) drain();
+    if (used_ == kPendingBytes) drain();
+    pending_[used_++] = c;
   }
   void put(const char* s, size_t n) {
-    pending_.append(s, n);
-    if (pending_.size() >= kPendingBytes) drain();
+    if (n > kPendingBytes - used_) {
+      drain();
+      if (n >= kPendingBytes) return write_through(s, n);
+    }
+    std::memcpy(pending_.get() + used_, s, n);
+    used_ += n;
   }
   void drain();
+  void write_through(const char* s, size_t n);
   static constexpr size_t kPendingBytes = 64 * 1024;
-  std::string pending_;
+  std::unique_ptr<char[]> pending_ = std::make_unique_for_overwrite<char[]>(kPendingBytes);
+  size_t used_ = 0;
 
   std::shared_ptr<nlohmann::detail::output_adapter_protocol<char>> out_;
   nlohmann::detail::serializer<nlohmann::json> serializer_;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -108,6 +109,42 @@ TEST(JsonStream, DeepNestingIsIndentedAsTheDump) {
   for (int level = 0; level < 24; ++level)
     v = level % 2 ? json{{"k", v}, {"n", level}} : json{v, nullptr};
   for (int depth : {3, 17, 30}) EXPECT_EQ(streamed(v, depth), dumped(v)) << depth;
+}
+
+// Two long texts the same; if not, where they part (not both printed whole).
+::testing::AssertionResult same_text(const std::string& a, const std::string& b) {
+  if (a == b) return ::testing::AssertionSuccess();
+  size_t at = std::mismatch(a.begin(), a.begin() + std::min(a.size(), b.size()), b.begin()).first -
+              a.begin();
+  return ::testing::AssertionFailure()
+         << "sizes " << a.size() << " and " << b.size() << ", first difference at byte " << at
+         << ": \"" << a.substr(at, 40) << "\" against \"" << b.substr(at, 40) << "\"";
+}
+
+// Answers of megabytes: pieces that end the stream's 64 KB block, fill it
+// exactly or are longer than it (written past it), to a string and to a file.
+TEST(JsonStream, AnswersLongerThanItsBlock) {
+  std::mt19937 rng(11);
+  json v = json::array();
+  for (int i = 0; i < 6000; ++i)
+    v.push_back(std::string(rng() % 300, static_cast<char>('a' + i % 26)));
+  v.push_back(std::string(200 * 1024, 'x'));  // plain: written as it is
+  v.push_back(std::string(64 * 1024, 'y'));
+  v.push_back(json{{"k", std::string(70 * 1024, 'z') + "\"\n"}});  // escaped: through json::dump
+  for (int i = 0; i < 3000; ++i) v.push_back(random_text(rng));
+  EXPECT_TRUE(same_text(streamed(v, 3), dumped(v)));
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  {
+    JsonStream o(f);
+    stream(o, v, 3);
+    o.finish();
+  }
+  std::rewind(f);
+  std::string back(4 << 20, '\0');
+  back.resize(std::fread(back.data(), 1, back.size(), f));
+  std::fclose(f);
+  EXPECT_TRUE(same_text(back, dumped(v)));
 }
 
 TEST(JsonStream, ToAFile) {
