@@ -258,12 +258,15 @@ void payload_of_tab_lines(std::string_view bytes, std::string* out) {
 }
 
 void strip_tab_lines(std::string* bytes) {
+  bytes->resize(strip_tab_lines(bytes->data(), bytes->size()));
+}
+
+size_t strip_tab_lines(char* data, size_t size) {
   // Each line loses its TAB and gives back at most the '\n' it had: what is
   // written never overtakes what is still to be read. The lines' ends are
   // found 64 bytes at a time; a block's mask is made before any of its bytes
   // can be written over.
-  char* data = bytes->data();
-  size_t size = bytes->size(), written = 0, line_start = 0;
+  size_t written = 0, line_start = 0;
   bool first = true;
   auto line = [&](size_t end) {  // [line_start, end), ended by a '\n' or the end
     size_t line_end = end > line_start && data[end - 1] == '\r' ? end - 1 : end;
@@ -282,7 +285,7 @@ void strip_tab_lines(std::string* bytes) {
   for (; p < size; ++p)
     if (data[p] == '\n') line(p);
   if (line_start < size) line(size);  // the last line, without a '\n'
-  bytes->resize(written);
+  return written;
 }
 
 }  // namespace tlscope::io

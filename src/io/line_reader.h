@@ -82,5 +82,7 @@ class LineReader {
 void payload_of_tab_lines(std::string_view bytes, std::string* out);
 // The same in place: `bytes` becomes the payload (it only ever shrinks).
 void strip_tab_lines(std::string* bytes);
+// The same of the `size` bytes at `data`: the payload's size.
+size_t strip_tab_lines(char* data, size_t size);
 
 }  // namespace tlscope::io

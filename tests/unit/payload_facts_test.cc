@@ -4,6 +4,7 @@
 // read: equal for every payload file of every real log at hand. A log changed
 // after its read is said, and its changed payloads get no facts.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "model/ingest/payload_facts.h"
 #include "model/ingest/read_log.h"
 #include "trace/noise.h"
+#include "trace/payload_hash.h"
 
 namespace tlscope::ingest {
 namespace {
@@ -187,6 +189,49 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
 // A payload whose bytes were noted before (in either log of a diff) is not
 // read again: with every payload of a log noted, its second model gets all
 // its facts from a log that is gone.
+// One buffer read into again and again (it is never cleared): each payload
+// read back is exactly its own bytes, whatever was read before it, long or
+// short, whole or its head.
+TEST(PayloadFacts, EachReadIsItsOwnPayloadWhateverCameBefore) {
+  struct Placed {
+    std::string payload;
+    model::PayloadFile file;
+  };
+  std::string log = "V1205 envelope line\n";
+  std::vector<Placed> placed;
+  for (size_t lines : {400, 1, 30, 0, 2, 400, 3}) {
+    std::string lines_text, payload;
+    for (size_t i = 0; i < lines; ++i) {
+      std::string line = "line " + std::to_string(i) + std::string(i % 7, 'x');
+      lines_text += "\t" + line + (i % 5 == 4 ? "\r\n" : "\n");
+      payload += (i ? "\n" : "") + line;
+    }
+    model::PayloadFile f;
+    f.placed = true;
+    f.at = log.size();
+    f.length = static_cast<uint32_t>(lines_text.size());
+    f.bytes_hash = trace::payload_hash(payload);
+    log += lines_text + "V1205 next envelope\n";
+    placed.push_back({payload, f});
+  }
+  fs::path path = fs::temp_directory_path() / ("tlscope_placed_" + std::to_string(::getpid()));
+  std::ofstream(path, std::ios::binary) << log;
+  PlacedLog pl(path.string());
+  base::Scratch bytes;
+  for (int round = 0; round < 2; ++round)
+    for (const auto& [payload, f] : placed) {
+      ASSERT_TRUE(pl.read(f, &bytes));
+      EXPECT_EQ(bytes.view(), payload);
+      ASSERT_TRUE(pl.read_head(f, 64, &bytes));
+      std::string_view head = bytes.view();
+      EXPECT_LE(head.size(), 64u);
+      EXPECT_TRUE(payload.starts_with(head)) << head;
+      EXPECT_TRUE(head.empty() || head.back() == '\n' || head == payload) << head;
+    }
+  EXPECT_EQ(pl.error(), "");
+  fs::remove(path);
+}
+
 TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
   fs::path plain = plain_copy(TLSCOPE_EXAMPLES "/example.log");
   trace::NoiseDigests digests;

@@ -29,25 +29,28 @@ bool PlacedLog::open() {
   return fd_ >= 0;
 }
 
-bool PlacedLog::read(const model::PayloadFile& f, std::string* bytes) {
+bool PlacedLog::read(const model::PayloadFile& f, base::Scratch* bytes) {
   if (!open()) return false;
-  bytes->resize(f.length);
-  if (!io::read_at(fd_, f.at, bytes->data(), bytes->size()) ||
-      (io::strip_tab_lines(bytes), trace::payload_hash(*bytes) != f.bytes_hash)) {
+  char* data = bytes->room(f.length);
+  bytes->set_size(0);
+  if (!io::read_at(fd_, f.at, data, f.length) ||
+      (bytes->set_size(io::strip_tab_lines(data, f.length)),
+       trace::payload_hash(bytes->view()) != f.bytes_hash)) {
     ++lost_;
     return false;
   }
   return true;
 }
 
-bool PlacedLog::read_head(const model::PayloadFile& f, size_t most, std::string* bytes) {
+bool PlacedLog::read_head(const model::PayloadFile& f, size_t most, base::Scratch* bytes) {
   if (!open()) return false;
-  bytes->resize(std::min<size_t>(f.length, most));
-  if (!io::read_at(fd_, f.at, bytes->data(), bytes->size())) return false;
-  io::strip_tab_lines(bytes);
+  size_t n = std::min<size_t>(f.length, most);
+  char* data = bytes->room(n);
+  bytes->set_size(0);
+  if (!io::read_at(fd_, f.at, data, n)) return false;
   // Only whole lines: the last, cut short or not, may go on.
-  size_t nl = bytes->rfind('\n');
-  bytes->resize(nl == std::string::npos ? 0 : nl + 1);
+  size_t nl = std::string_view(data, io::strip_tab_lines(data, n)).rfind('\n');
+  bytes->set_size(nl == std::string_view::npos ? 0 : nl + 1);
   return true;
 }
 
@@ -63,7 +66,7 @@ std::string PlacedLog::error() const {
 void note_placed_payloads(PlacedLog* log, model::CompileIndex* index,
                           std::span<const size_t> entries, trace::NoiseDigests* digests,
                           const std::unordered_set<uint64_t>* digest_keys) {
-  std::string bytes;
+  base::Scratch bytes;
   for (size_t i : entries) {
     for (uint32_t id : index->entry(i).payload_file_ids) {
       model::PayloadFile f = index->payload_file(id);
@@ -72,7 +75,7 @@ void note_placed_payloads(PlacedLog* log, model::CompileIndex* index,
       if (!digest && f.graph == trace::NoiseDigests::Graph::kNone) continue;
       if (!digests->has(f.key, digest, f.graph)) {  // else met before, in either log
         if (!log->read(f, &bytes)) continue;
-        digests->note(bytes, f.graph, f.bytes_hash, digest);
+        digests->note(bytes.view(), f.graph, f.bytes_hash, digest);
       }
       if (f.noted) continue;
       f.noted = true;
@@ -101,18 +104,18 @@ struct PairReader {
   // Whether the pair's payloads are the same apart from noise (false when
   // either cannot be read), a graph's facts noted from the bytes at hand.
   bool same(const model::PayloadFile& a, const model::PayloadFile& b) const {
-    thread_local std::string bytes_a, bytes_b;
+    thread_local base::Scratch bytes_a, bytes_b;
     // The first lines first: most pairs that differ do so there (two
     // programs' output code: in its first 2 KB). Not for a graph whose
     // facts are still to be made: it is read whole either way.
     if ((a.length > kHeadBytes || b.length > kHeadBytes) && !wants_facts(a) && !wants_facts(b) &&
         log_a->read_head(a, kHeadBytes, &bytes_a) && log_b->read_head(b, kHeadBytes, &bytes_b) &&
-        trace::heads_differ_apart_from_noise(bytes_a, bytes_b))
+        trace::heads_differ_apart_from_noise(bytes_a.view(), bytes_b.view()))
       return false;
     bool read_a = read(log_a, a, &bytes_a), read_b = read(log_b, b, &bytes_b);
-    bool same = read_a && read_b && trace::same_apart_from_noise(bytes_a, bytes_b);
-    base::release_if_huge(&bytes_a);
-    base::release_if_huge(&bytes_b);
+    bool same = read_a && read_b && trace::same_apart_from_noise(bytes_a.view(), bytes_b.view());
+    bytes_a.release_if_huge();
+    bytes_b.release_if_huge();
     return same;
   }
 
@@ -125,11 +128,11 @@ struct PairReader {
   bool wants_facts(const model::PayloadFile& f) const {
     return f.graph != trace::NoiseDigests::Graph::kNone && wants_facts(f, wants_digest(f));
   }
-  bool read(PlacedLog* log, const model::PayloadFile& f, std::string* bytes) const {
+  bool read(PlacedLog* log, const model::PayloadFile& f, base::Scratch* bytes) const {
     if (!log->read(f, bytes)) return false;
     if (f.graph == trace::NoiseDigests::Graph::kNone) return true;
     bool digest = wants_digest(f);
-    if (wants_facts(f, digest)) digests->note(*bytes, f.graph, f.bytes_hash, digest);
+    if (wants_facts(f, digest)) digests->note(bytes->view(), f.graph, f.bytes_hash, digest);
     return true;
   }
 };

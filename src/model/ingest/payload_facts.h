@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "base/scratch.h"
 #include "model/compile_index.h"
 #include "trace/noise.h"
 
@@ -29,11 +30,11 @@ class PlacedLog {
   // The payload of the placed file `f` into `*bytes`: false when the log
   // cannot be opened, or when those bytes are not that payload any more (the
   // log was changed since it was read: counted).
-  bool read(const model::PayloadFile& f, std::string* bytes);
+  bool read(const model::PayloadFile& f, base::Scratch* bytes);
   // The whole lines of the payload within its first `most` bytes in the
   // log, unchecked (the payload's hash is of the whole): false when they
   // cannot be read.
-  bool read_head(const model::PayloadFile& f, size_t most, std::string* bytes);
+  bool read_head(const model::PayloadFile& f, size_t most, base::Scratch* bytes);
   // What went wrong, or "": the log could not be opened, or so many
   // payloads could not be read again (they count as changed).
   std::string error() const;
