@@ -84,6 +84,38 @@ void aten_list(std::string_view line, Counts* out) {
   }
 }
 
+// Where the first line whose text (past its indentation) begins "def
+// call(" begins, or npos.
+size_t call_line(std::string_view code) {
+  constexpr std::string_view kCall = "def call(";
+  for (size_t at = code.find(kCall); at != std::string_view::npos; at = code.find(kCall, at + 1)) {
+    size_t start = at;
+    while (start > 0 && (code[start - 1] == ' ' || code[start - 1] == '\t')) --start;
+    if (start == 0 || code[start - 1] == '\n') return start;
+  }
+  return std::string_view::npos;
+}
+
+// Output code's operators: each comment line's "Original ATen: [...]" list,
+// only those from the line "def call(" on where it has any (the kernels
+// that run). The lists are searched for, not every line looked at: most
+// lines of output code are code, and a search per line was most of the
+// work of counting.
+void output_code_operators(std::string_view code, Counts* all, Counts* in_call) {
+  constexpr std::string_view kMark = "Original ATen: [";
+  size_t call = call_line(code);
+  for (size_t at = code.find(kMark); at != std::string_view::npos; at = code.find(kMark, at)) {
+    size_t start = code.rfind('\n', at);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    size_t end = code.find('\n', at);
+    if (end == std::string_view::npos) end = code.size();
+    std::string_view line = trim_left(code.substr(start, end - start));
+    if (starts(line, "#"))
+      aten_list(line, call != std::string_view::npos && start >= call ? in_call : all);
+    at = end;  // a line's first list only
+  }
+}
+
 // Where " = " first is in `line`, or npos. A search for the '=' (about one
 // a line) and a look at its neighbours: std::string_view::find stops at
 // every space, and a node's type annotation before it has many.
@@ -119,16 +151,11 @@ bool is_graph_artifact(std::string_view file_name) {
 std::vector<OperatorCount> graph_operators(std::string_view payload, bool output_code) {
   Counts all, in_call;
   std::string name;
-  bool after_call = false;
-  while (!payload.empty()) {
+  if (output_code) output_code_operators(payload, &all, &in_call);
+  while (!output_code && !payload.empty()) {
     size_t nl = payload.find('\n');
     std::string_view line = trim_left(payload.substr(0, nl));
     payload.remove_prefix(nl == std::string_view::npos ? payload.size() : nl + 1);
-    if (output_code) {
-      if (starts(line, "def call(")) after_call = true;
-      if (starts(line, "#")) aten_list(line, after_call ? &in_call : &all);
-      continue;
-    }
     if (line.empty() || line[0] == '#') continue;
     size_t eq = assignment(line);
     if (eq == std::string_view::npos) continue;

@@ -4,11 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 namespace tlscope::trace {
+
+void PrintTo(const OperatorCount& o, std::ostream* os) { *os << o.name << " x" << o.count; }
+
 namespace {
 
 using Ops = std::vector<OperatorCount>;
@@ -71,6 +78,72 @@ class Runner:
   const char* part = "# Source Nodes: [a], Original ATen: [aten.add, aten.mul]\n"
                      "# Source Nodes: [b], Original ATen: [aten.add]\n";
   EXPECT_EQ(graph_operators(part, true), (Ops{{"aten.add", 2}, {"aten.mul", 1}}));
+}
+
+// Output code's lists, by the definition: each line in turn, a comment
+// line's "Original ATen: [...]" (its first), those from the first line
+// that is "def call(" on alone when there are any. (graph_operators
+// searches for the lists instead of looking at every line.)
+using Named = std::vector<std::pair<std::string, uint32_t>>;
+Named owned(const Ops& ops) {
+  Named out;
+  for (const auto& o : ops) out.emplace_back(std::string(o.name), o.count);
+  return out;
+}
+Named output_code_by_lines(std::string_view code) {
+  std::map<std::string, uint32_t> all, in_call;
+  bool after_call = false;
+  while (!code.empty()) {
+    size_t nl = code.find('\n');
+    std::string_view line = code.substr(0, nl);
+    code.remove_prefix(nl == std::string_view::npos ? code.size() : nl + 1);
+    while (!line.empty() && (line[0] == ' ' || line[0] == '\t')) line.remove_prefix(1);
+    if (line.starts_with("def call(")) after_call = true;
+    if (!line.starts_with("#")) continue;
+    size_t at = line.find("Original ATen: [");
+    if (at == std::string_view::npos) continue;
+    std::string_view list = line.substr(at + 16);
+    list = list.substr(0, list.find(']'));
+    for (size_t from = 0; from <= list.size();) {
+      size_t comma = std::min(list.find(',', from), list.size());
+      std::string_view item = list.substr(from, comma - from);
+      while (!item.empty() && (item[0] == ' ' || item[0] == '\t')) item.remove_prefix(1);
+      while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+      if (!item.empty()) ++(after_call ? in_call : all)[std::string(item)];
+      from = comma + 1;
+    }
+  }
+  const auto& counted = in_call.empty() ? all : in_call;
+  return Named(counted.begin(), counted.end());
+}
+
+TEST(GraphOperators, OutputCodeListsAreThoseOfItsLines) {
+  const std::vector<std::string> kLines = {
+      "# Topologically Sorted Source Nodes: [x], Original ATen: [aten.add, aten.mul]",
+      "        # Source Nodes: [y], Original ATen: [aten.t, aten.addmm]",
+      "\t# Original ATen: [aten.gelu]",
+      "buf0 = empty((4,))  # Original ATen: [aten.not_counted]",
+      "Original ATen: [aten.no_hash]",
+      "# Original ATen: [aten.first] Original ATen: [aten.second]",
+      "# Original ATen: [aten.open, aten.ended",
+      "# Original ATen: []",
+      "# Original ATen: [ aten.spaced ,  , aten.mm ]",
+      "def call(self, args):",
+      "    def call(args):",
+      "#def call(args):",
+      "undef call(args):",
+      "x = 'def call('",
+      "",
+      "    ",
+      "        triton_poi_fused_0.run(buf0, stream=stream0)",
+  };
+  std::mt19937 rng(5);
+  for (int round = 0; round < 3000; ++round) {
+    std::string code;
+    for (size_t n = rng() % 24; n > 0; --n) code += kLines[rng() % kLines.size()] + "\n";
+    if (rng() % 3 == 0 && !code.empty()) code.pop_back();  // no '\n' at the end
+    ASSERT_EQ(owned(graph_operators(code, true)), output_code_by_lines(code)) << code;
+  }
 }
 
 // The node's callee is what follows the first " = ": not an '=' in its type
