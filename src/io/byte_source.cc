@@ -147,10 +147,6 @@ class ZstdSource : public CompressedSource {
   bool frame_done_ = true;
 };
 
-}  // namespace
-
-namespace {
-
 enum class Encoding { kPlain, kGzip, kZstd };
 
 // What the first bytes of the open file `fd` say it is.

@@ -19,9 +19,10 @@
 namespace tlscope::trace {
 
 // The verdicts of the checks of the logs read at once (`tlscope diff` reads
-// both on two threads): a payload met lately, the same bytes with the same
-// declared digest, gets the verdict it got then instead of a check of its
-// own (it repeats within a log, and between the runs or ranks compared).
+// both on two threads): a payload of kLeastBytes or more met lately, the
+// same bytes with the same declared digest, gets the verdict it got then
+// instead of a check of its own (it repeats within a log, and between the
+// runs or ranks compared); a shorter one is checked each time.
 // Memory is bounded: the verdicts of the last 65,536 or so payloads are
 // kept (a payload met again after them is checked again), and a payload
 // whose check is under way holds a count per reader of its repeats, not a
@@ -97,8 +98,8 @@ class Md5Batch {
  private:
   struct Message {
     size_t at = 0, size = 0;
-    uint64_t key = 0;  // in shared_, where it was claimed there
-    bool claimed = false;
+    uint64_t key = 0;      // its key in shared_ (when `claimed`)
+    bool claimed = false;  // claimed in shared_: its verdict is set() there
     char declared[32];
     bool well_formed = false;
   };
