@@ -4,6 +4,8 @@
 #include <cstring>
 #include <new>
 
+#include "io/tab_lines.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -161,6 +163,7 @@ void LineReader::read_tab_lines(std::string* out, uint64_t* last_line) {
 // end, and where the run does (no memchr per line). False when no whole line
 // is in the buffer. Reads up to 64 bytes past end_: the padding, zeros.
 bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line) {
+  if (detail::byte_compress()) return compress_tab_run(out, first, last_line);
   size_t line_start = begin_;
   uint64_t number = line_no_;
   for (size_t p = begin_; p < end_; p += 64) {
@@ -194,12 +197,52 @@ bool LineReader::copy_tab_run(std::string* out, bool* first, uint64_t* last_line
   return true;
 }
 
+// The same with the CPU's byte compress (io/tab_lines.h): the run's end
+// found first, its bytes appended as they are (and the 64 after them), then
+// each line's TAB dropped in place.
+bool LineReader::compress_tab_run(std::string* out, bool* first, uint64_t* last_line) {
+  uint64_t newlines = 0;
+  size_t last_newline = std::string_view::npos;
+  size_t end = find_payload_stop(begin_, &newlines, &last_newline);
+  if (end == std::string_view::npos) end = last_newline;
+  if (end == std::string_view::npos) return false;  // no whole line read yet
+  // The last line that is not empty ends at `e`: every line of a run starts
+  // with '\t' or '\n', so only "\n" lines are empty.
+  size_t e = end;
+  uint64_t empty_after = 0;
+  while (e > begin_ && buf_[e - 1] == '\n') {
+    --e;
+    ++empty_after;
+  }
+  if (e > begin_) {
+    if (*first) {
+      size_t s = begin_;
+      while (buf_[s] == '\n') ++s;
+      tab_at_ = base_ + s;
+    } else {
+      out->push_back('\n');
+    }
+    *first = false;
+    size_t n = end + 1 - begin_, at = out->size();
+    out->append(buf_ + begin_, n + kPadding);  // the padding is read and written over
+    size_t kept = detail::drop_line_heads(out->data() + at, n);
+    out->resize(at + kept - 1);  // the last line's '\n' is not the payload's
+    tab_end_ = base_ + e - (buf_[e - 1] == '\r');
+    *last_line = line_no_ + newlines - empty_after;
+  }
+  line_no_ += newlines;
+  begin_ = end + 1;
+  return true;
+}
+
 // The first '\n' at or after `from` whose next byte is neither '\t' nor
 // '\n' (the line after it may not be a payload line; a '\n' that ends the
 // bytes read so far is one too), or npos. `*newlines` counts the '\n's up to
 // it (all of them without one), `*last_newline` is the last one before it.
 // Reads up to 64 bytes past end_: the padding, zeros.
 size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const {
+  if (size_t stop; detail::find_payload_stop(buf_, from, end_, &stop, newlines, last_newline))
+    return stop;
   for (size_t p = from; p < end_; p += 64) {
     uint64_t nl = bytes_equal(buf_ + p, '\n');
     uint64_t go_on = goes_on_after(buf_ + p, nl);
@@ -268,6 +311,23 @@ size_t strip_tab_lines(char* data, size_t size) {
   // can be written over.
   size_t written = 0, line_start = 0;
   bool first = true;
+  // The whole lines that have 64 bytes after them, 64 at a time where the
+  // CPU can (io/tab_lines.h): what they keep ends with a '\n', which is the
+  // separator before the next line's. The rest line by line, below.
+  if (size > 64 && detail::byte_compress()) {
+    if (const void* last = memrchr(data, '\n', size - 64)) {
+      size_t n = static_cast<size_t>(static_cast<const char*>(last) - data) + 1;
+      char after[64];  // still to be read, and written over by the last block
+      std::memcpy(after, data + n, sizeof after);
+      size_t kept = detail::drop_line_heads(data, n);
+      std::memcpy(data + n, after, sizeof after);
+      line_start = n;
+      if (kept > 0) {
+        written = kept - 1;
+        first = false;
+      }
+    }
+  }
   auto line = [&](size_t end) {  // [line_start, end), ended by a '\n' or the end
     size_t line_end = end > line_start && data[end - 1] == '\r' ? end - 1 : end;
     if (line_end > line_start) {
@@ -278,7 +338,7 @@ size_t strip_tab_lines(char* data, size_t size) {
     }
     line_start = end + 1;
   };
-  size_t p = 0;
+  size_t p = line_start;
   for (; p + 64 <= size; p += 64)
     for (uint64_t nl = bytes_equal(data + p, '\n'); nl != 0; nl &= nl - 1)
       line(p + static_cast<size_t>(__builtin_ctzll(nl)));

@@ -61,6 +61,7 @@ class LineReader {
   bool fill();
   size_t find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const;
   bool copy_tab_run(std::string* out, bool* first, uint64_t* last_line);
+  bool compress_tab_run(std::string* out, bool* first, uint64_t* last_line);
 
   std::unique_ptr<ByteSource> source_;
   char* buf_ = nullptr;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "io/line_reader.h"
 #include "io/read_ahead.h"
+#include "io/tab_lines.h"
 
 namespace {
 using tlscope::trace::GlogPrefix;
@@ -286,7 +288,24 @@ std::string random_log(std::mt19937* rng) {
   return log;
 }
 
-TEST(LineReader, TabLinesMatchLineByLineReadingAndTheirPlace) {
+// Every way of the reader: with the CPU's AVX-512 compares and byte
+// compress (io/tab_lines.h) where it has them, with AVX2 at most, and with
+// neither.
+using tlscope::io::detail::Simd;
+class WithAndWithoutWideCompares : public ::testing::TestWithParam<Simd> {
+ protected:
+  void SetUp() override { tlscope::io::detail::use_simd(GetParam()); }
+  void TearDown() override { tlscope::io::detail::use_simd(Simd::kAvx512); }
+};
+INSTANTIATE_TEST_SUITE_P(LineReader, WithAndWithoutWideCompares,
+                         ::testing::Values(Simd::kNone, Simd::kAvx2, Simd::kAvx512),
+                         [](const auto& info) {
+                           return info.param == Simd::kNone   ? "Scalar"
+                                  : info.param == Simd::kAvx2 ? "Avx2"
+                                                              : "Avx512";
+                         });
+
+TEST_P(WithAndWithoutWideCompares, TabLinesMatchLineByLineReadingAndTheirPlace) {
   std::mt19937 rng(5);
   for (int round = 0; round < 60; ++round) {
     std::string log = random_log(&rng);
@@ -322,12 +341,64 @@ TEST(LineReader, TabLinesMatchLineByLineReadingAndTheirPlace) {
         }
         ASSERT_LE(end, log.size());
         ASSERT_EQ(log[at], '\t');
+        // The end is that of the last line, before its '\r' if it has one.
+        size_t eol = std::min(log.find('\n', end), log.size());
+        ASSERT_EQ(end, log[eol - 1] == '\r' ? eol - 1 : eol)
+            << "round " << round << " chunk " << chunk << " bytes " << at << ".." << end;
         std::string again = "left over";
         tlscope::io::payload_of_tab_lines(std::string_view(log).substr(at, end - at), &again);
         ASSERT_EQ(again, want) << "round " << round << " chunk " << chunk << " bytes " << at << ".."
                                << end;
       }
     }
+  }
+}
+
+// strip_tab_lines (which payloads read again go through) against its
+// definition, line by line: random bytes of '\t', '\n', '\r' and letters,
+// of every length around the 64-byte blocks, where a line's first byte need
+// not be a TAB and a '\r' may end a line, be all of it or end the bytes.
+std::string strip_line_by_line(const std::string& bytes) {
+  std::string out;
+  bool first = true;
+  size_t start = 0;
+  while (start <= bytes.size()) {
+    size_t end = bytes.find('\n', start);
+    if (end == std::string::npos) end = bytes.size();
+    std::string line = bytes.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) {
+      if (!first) out += '\n';
+      first = false;
+      out += line.substr(1);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+TEST_P(WithAndWithoutWideCompares, StripTabLinesIsLineByLine) {
+  std::mt19937 rng(11);
+  const char alphabet[] = {'\t', '\n', '\r', 'a', 'b', 'c', 'd', 'e', 'f', 'g'};
+  for (int round = 0; round < 20000; ++round) {
+    size_t size = rng() % 400;
+    std::string bytes;
+    // Mostly payload-like lines (TAB, letters, '\n'); some rounds of any bytes.
+    bool any = round % 4 == 0;
+    while (bytes.size() < size) {
+      if (any) {
+        bytes += alphabet[rng() % sizeof alphabet];
+        continue;
+      }
+      bytes += rng() % 10 == 0 ? '\n' : '\t';
+      bytes.append(rng() % 120, 'a' + static_cast<char>(rng() % 26));
+      if (rng() % 6 == 0) bytes += '\r';
+      if (bytes.size() < size) bytes += '\n';
+    }
+    std::string want = strip_line_by_line(bytes);
+    std::string got = bytes;
+    tlscope::io::strip_tab_lines(&got);
+    ASSERT_EQ(got, want) << "round " << round << " of " << ::testing::PrintToString(bytes);
   }
 }
 
