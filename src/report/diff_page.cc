@@ -142,23 +142,25 @@ void write_artifact_page(OutputDir& out, const std::string& out_dir, const std::
   std::string tb = read_report_file(out_dir + "/b", c.text_b());
   auto w = open_page(out, page, ta.size() + tb.size() + (64u << 10));
   if (!w) return;
+  std::string fa = c.file_a(), fb = c.file_b();  // each read from its store once
   begin_page(*w, fmt::format("{} {}", c.artifact, c.compile_id), "../");
   render(*w, "artifact_diff.html",
          {{"artifact", text(c.artifact)},
           {"compile_id", text(c.compile_id)},
-          {"file_a", link("../a/" + c.file_a(), c.file_a())},
-          {"file_b", link("../b/" + c.file_b(), c.file_b())},
+          {"file_a", link("../a/" + fa, fa)},
+          {"file_b", link("../b/" + fb, fb)},
           {"legend", opts.noise_digests ? part("noise_legend") : Html()},
           {"diff", side_by_side(ta, tb, opts.noise_digests)}});
   end_page(*w, "../", opts);
 }
 
 Html artifact_row(const analysis::ArtifactChange& c, Html change) {
+  std::string fa = c.file_a(), fb = c.file_b();
   return part("artifact", {{"compile_id", text(c.compile_id)},
                            {"name", text(c.artifact)},
                            {"change", change},
-                           {"a", c.file_a().empty() ? Html() : link("a/" + c.file_a(), "A")},
-                           {"b", c.file_b().empty() ? Html() : link("b/" + c.file_b(), "B")}});
+                           {"a", fa.empty() ? Html() : link("a/" + fa, "A")},
+                           {"b", fb.empty() ? Html() : link("b/" + fb, "B")}});
 }
 
 }  // namespace

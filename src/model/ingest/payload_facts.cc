@@ -33,13 +33,13 @@ bool PlacedLog::read(const model::PayloadFile& f, base::Scratch* bytes) {
   if (!open()) return false;
   char* data = bytes->room(f.length);
   bytes->set_size(0);
-  if (!io::read_at(fd_, f.at, data, f.length) ||
-      (bytes->set_size(io::strip_tab_lines(data, f.length)),
-       trace::payload_hash(bytes->view()) != f.bytes_hash)) {
-    ++lost_;
-    return false;
+  bool same = io::read_at(fd_, f.at, data, f.length);
+  if (same) {
+    bytes->set_size(io::strip_tab_lines(data, f.length));
+    same = trace::payload_hash(bytes->view()) == f.bytes_hash;
   }
-  return true;
+  if (!same) ++lost_;
+  return same;
 }
 
 bool PlacedLog::read_head(const model::PayloadFile& f, size_t most, base::Scratch* bytes) {
