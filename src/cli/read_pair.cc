@@ -66,6 +66,7 @@ void read_both(Side* a, Side* b, bool exact) {
   auto read = [&](Side* s, int reader) {
     ingest::IngestOptions opts;
     opts.stacks = false;  // neither the diff nor the doctor reads them
+    opts.page_facts = false;        // nor these
     opts.rank_data = false;         // nor these (the rank analyses do)
     opts.outputs = false;           // what the diff compares of them is kept instead
     opts.payload_files = true;

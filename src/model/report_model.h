@@ -30,7 +30,7 @@ struct MetricsRecord {
   uint32_t run = 1;
   bool restart_reasons_present = false;
   uint64_t lineno = 0;
-  std::string page;  // relative path of its metrics page
+  std::string_view page;  // relative path of its metrics page (in ReportModel::texts)
   std::string_view co_name, co_filename;
   std::optional<int64_t> co_firstlineno;
   std::optional<double> start_time;  // seconds since the epoch, when logged

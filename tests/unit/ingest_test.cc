@@ -800,10 +800,16 @@ TEST(IngestTable, MetricsTextsAreKeptOnceAndOutliveTheRecord) {
   ASSERT_EQ(ms[2].restart_reasons.size(), 2u);
   EXPECT_EQ(ms[2].restart_reasons[0], "graph break");
   EXPECT_EQ(ms[2].restart_reasons[0].data(), ms[2].restart_reasons[1].data());
+  // Each record's page is there too, and no two records share one.
+  EXPECT_EQ(ms[1].page.substr(0, 8), "-_0_1_-/");
+  EXPECT_NE(ms[1].page.find("compilation_metrics"), std::string_view::npos) << ms[1].page;
+  EXPECT_NE(ms[0].page, ms[1].page);
+  EXPECT_NE(ms[1].page, ms[2].page);
   // forward, the file, two reasons, the failure's type and reason, the
-  // restart reason (and the empty text of absent names, at most).
-  EXPECT_LE(moved.texts.size(), 8u);
-  EXPECT_GE(moved.texts.size(), 7u);
+  // restart reason, the three pages (and the empty text of absent names, at
+  // most).
+  EXPECT_LE(moved.texts.size(), 11u);
+  EXPECT_GE(moved.texts.size(), 10u);
 }
 
 }  // namespace

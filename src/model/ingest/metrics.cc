@@ -110,10 +110,11 @@ void note_outcome(model::ReportModel& model, const model::MetricsRecord& rec,
     f.restart |= !rec.restart_reasons_present || !rec.restart_reasons.empty();
   }
   for (const auto& r : rec.restart_reasons)
-    model.failures.push_back({rec.id, rec.page, "RestartAnalysis", std::string(r), "", true});
+    model.failures.push_back(
+        {rec.id, std::string(rec.page), "RestartAnalysis", std::string(r), "", true});
   if (rec.fail_type)
     model.failures.push_back(
-        {rec.id, rec.page, std::string(*rec.fail_type),
+        {rec.id, std::string(rec.page), std::string(*rec.fail_type),
          std::string(rec.fail_reason.value_or("(no reason given)")),
          fmt::format("{}:{}", rec.fail_file.value_or("N/A"), rec.fail_line.value_or(0)), false});
 }
@@ -156,7 +157,7 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
   size_t before = ctx.entry->outputs.size();
   std::string rel = ctx.add_file("compilation_metrics.html", false);
   model::MetricsRecord rec = summarize(o, ctx);
-  rec.page = rel;
+  rec.page = model.keep(rel);
   rec.run = ctx.env.compile_id ? model.runs.on_metrics(*ctx.env.compile_id) : model.runs.current();
   if (model.torch_version.empty())
     model.torch_version = std::string(tj::str_field(o, "pytorch_version").value_or(""));
@@ -169,7 +170,7 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
     if (auto st = model.start_stacks.find(*bucket); st != model.start_stacks.end())
       page.start_stack = &st->second;
   }
-  note_outcome(model, rec, bucket);
+  if (ctx.b.options().page_facts) note_outcome(model, rec, bucket);
   model.metrics.push_back(std::move(rec));
   // Now and then, the phases of compiles too short to be shown are let go.
   constexpr size_t kPruneEvery = 512;

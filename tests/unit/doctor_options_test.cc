@@ -1,0 +1,69 @@
+// What the doctor reads a log with (ingest::doctor_options: no stacks, no
+// payload digests, no outputs, no page facts) changes nothing it says: on
+// every recorded log and every corpus log, the doctor's answer about the
+// model read the report's way and about the model read the doctor's way is
+// the same text, byte for byte. And the doctor's model holds none of what
+// only the report's pages read.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analysis/doctor.h"
+#include "analysis/summary.h"
+#include "model/ingest/read_log.h"
+
+namespace tlscope::ingest {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> logs_in(const fs::path& dir, const std::string& suffix) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The rows of the failures page the report's model has (the doctor's has
+// none).
+size_t expect_same_answer(const fs::path& log) {
+  auto full = read_log(log.string(), IngestOptions{});
+  auto lean = read_log(log.string(), doctor_options(false));
+  EXPECT_TRUE(full.ok && lean.ok) << log;
+  if (!full.ok || !lean.ok) return 0;
+  EXPECT_TRUE(lean.model.failures.empty()) << log;
+  EXPECT_TRUE(lean.model.buckets.empty()) << log;
+  EXPECT_EQ(lean.model.metrics.size(), full.model.metrics.size()) << log;
+  std::string want = analysis::summary_json(analysis::diagnose(full.model), log.string(), "x");
+  std::string got = analysis::summary_json(analysis::diagnose(lean.model), log.string(), "x");
+  EXPECT_EQ(got, want) << log;
+  return full.model.failures.size();
+}
+
+TEST(DoctorOptions, SameAnswerAsTheReportsModelOnRecordedLogs) {
+  auto logs = logs_in(TLSCOPE_DATA "/recorded", ".log.gz");
+  logs.push_back(TLSCOPE_EXAMPLES "/example.log");
+  ASSERT_GE(logs.size(), 10u);
+  size_t rows = 0;
+  for (const auto& log : logs) rows += expect_same_answer(log);
+  EXPECT_GE(rows, 5u);  // restarts and failures among them
+}
+
+TEST(DoctorOptionsCorpus, SameAnswerAsTheReportsModelOnCorpusLogs) {
+  auto logs = logs_in(TLSCOPE_CORPUS "/tlparse/inputs", ".log");
+  ASSERT_GE(logs.size(), 25u);
+  size_t rows = 0;
+  for (const auto& log : logs) rows += expect_same_answer(log);
+  EXPECT_GE(rows, 5u);  // restarts and failures among them
+}
+
+}  // namespace
+}  // namespace tlscope::ingest
