@@ -32,31 +32,31 @@ std::pair<std::string, std::string> split_reason(std::string_view text) {
 }
 
 // "Graph break in user code at file.py:12" -> "file.py:12".
-std::string user_frame_of(const std::string& text) {
-  static const std::string kAt = "Graph break in user code at ";
+std::string user_frame_of(std::string_view text) {
+  static constexpr std::string_view kAt = "Graph break in user code at ";
   size_t p = text.find(kAt);
-  if (p == std::string::npos) return "";
+  if (p == std::string_view::npos) return "";
   size_t e = text.find('\n', p);
-  return text.substr(p + kAt.size(),
-                     e == std::string::npos ? std::string::npos : e - p - kAt.size());
+  return std::string(
+      text.substr(p + kAt.size(), e == std::string_view::npos ? e : e - p - kAt.size()));
 }
 
 // The short reason of a graph-break artifact: the "Graph Break Reason:" line.
-std::string break_reason_of(const std::string& text) {
-  static const std::string kReason = "Graph Break Reason: ";
+std::string break_reason_of(std::string_view text) {
+  static constexpr std::string_view kReason = "Graph Break Reason: ";
   size_t p = text.find(kReason);
-  if (p == std::string::npos) return first_line(text);
+  if (p == std::string_view::npos) return first_line(text);
   return first_line(text.substr(p + kReason.size()));
 }
 
 // The reason part of a graph-break artifact, without the user location,
 // the traceback and file paths, so that a path such as ".../loggers/x.py"
 // does not decide the class.
-std::string reason_section(const std::string& text) {
-  static const std::string kReason = "Graph Break Reason: ";
+std::string reason_section(std::string_view text) {
+  static constexpr std::string_view kReason = "Graph Break Reason: ";
   size_t p = text.find(kReason);
   std::string_view rest(text);
-  if (p != std::string::npos) rest.remove_prefix(p + kReason.size());
+  if (p != std::string_view::npos) rest.remove_prefix(p + kReason.size());
   std::string out;
   size_t start = 0;
   while (start < rest.size()) {
@@ -228,7 +228,7 @@ class Diagnoser {
   }
 
   void add_break(const CompileRef& id, const std::string& reason, const std::string& user_frame,
-                 const std::string& detail, Category cat, uint32_t times = 1) {
+                 std::string_view detail, Category cat, uint32_t times = 1) {
     std::string key = normalize_reason(reason) + "|" + user_frame;
     auto [it, inserted] = break_index_.try_emplace(key, out_.graph_breaks.size());
     if (inserted) {

@@ -42,7 +42,8 @@ Held held_of(const model::ReportModel& m, const trace::CompileId& id) {
   }
   for (const auto& b : m.graph_break_notes)
     if (same(b.id, id))
-      h.breaks.push_back(b.text + (b.text.empty() || b.text.back() == '\n' ? "" : "\n") +
+      h.breaks.push_back(std::string(b.text) +
+                         (b.text.empty() || b.text.back() == '\n' ? "" : "\n") +
                          (b.count > 1 ? fmt::format("(printed {} times)\n", b.count) : ""));
   for (const auto& g : m.text_guards)
     if (same(g.id, id)) h.guards.push_back(g.text);

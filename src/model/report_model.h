@@ -123,7 +123,7 @@ struct RecompileReasons {
 struct GraphBreakNote {
   std::optional<trace::CompileId> id;
   uint32_t run = 1;
-  std::string text;
+  std::string_view text;  // in ReportModel::texts: a break met again is kept once
   uint32_t count = 1;  // the same break this often (TORCH_LOGS text repeats them)
 };
 

@@ -38,11 +38,11 @@ size_t count_lines(const std::string& s) {
 }
 
 // The first line of a graph break's text that gives its reason.
-std::string break_reason(const std::string& t) {
+std::string break_reason(std::string_view t) {
   size_t at = t.find("Graph Break Reason: ");
-  if (at == std::string::npos) return t.substr(0, t.find('\n'));
+  if (at == std::string_view::npos) return std::string(t.substr(0, t.find('\n')));
   at += 20;
-  return t.substr(at, t.find('\n', at) - at);
+  return std::string(t.substr(at, t.find('\n', at) - at));
 }
 
 // What the text says of each compile, in compile-id order.

@@ -812,5 +812,25 @@ TEST(IngestTable, MetricsTextsAreKeptOnceAndOutliveTheRecord) {
   EXPECT_GE(moved.texts.size(), 10u);
 }
 
+// A graph break's text is kept once in the model for every compile that
+// logs it again (a break in a loop body recompiled: the same text each time),
+// and outlives the model's move.
+TEST(IngestTable, GraphBreakTextsAreKeptOnce) {
+  json env = {{"artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}}};
+  std::string same = "Graph Break Reason: data dependent\nUser code traceback:\n  m.py:3";
+  std::string log =
+      rec(env, same, 0) + rec(env, "Graph Break Reason: print", 1) + rec(env, same, 2);
+  auto read = read_log_text(log);
+  ASSERT_TRUE(read.ok);
+  model::ReportModel moved = std::move(read.model);
+  const auto& notes = moved.graph_break_notes;
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0].text, same);
+  EXPECT_EQ(notes[1].text, "Graph Break Reason: print");
+  EXPECT_EQ(notes[2].text, same);
+  EXPECT_EQ(notes[0].text.data(), notes[2].text.data());  // one copy for both
+  EXPECT_EQ(notes[2].id->frame_id, 2u);
+}
+
 }  // namespace
 }  // namespace tlscope::ingest

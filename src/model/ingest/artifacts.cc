@@ -111,7 +111,7 @@ void string_artifact(IngestContext& ctx, const std::string& name) {
   if (name == "before_post_grad_graph") note_pass_baseline(ctx);
   if (name == "dynamo_graph_break_reason")
     model.graph_break_notes.push_back({ctx.env.compile_id, model.runs.current(),
-                                       std::string(ctx.rec.payload().substr(0, kMaxNoteBytes)), 1});
+                                       model.keep(ctx.rec.payload().substr(0, kMaxNoteBytes)), 1});
   // Export and make_fx failures are logged outside any compile.
   bool in_frame = ctx.env.compile_id && ctx.env.compile_id->frame_id;
   if (!in_frame && (name == "fx_interpreter_error" || name == "make_fx_fail_partial"))

@@ -80,7 +80,7 @@ class TextModel {
       at = place("", g.function, g.file, 0, /*next=*/false);
       compile(at.first, at.second, g.function, g.file, 0);
     }
-    m_->graph_break_notes.push_back({id(at.first, at.second), 1, text, g.count});
+    m_->graph_break_notes.push_back({id(at.first, at.second), 1, m_->keep(text), g.count});
   }
 
  private:
