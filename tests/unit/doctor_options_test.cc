@@ -6,13 +6,13 @@
 // only the report's pages read.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
+#include "log_files.h"
 #include "model/ingest/read_log.h"
 
 namespace tlscope::ingest {
@@ -20,17 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> logs_in(const fs::path& dir, const std::string& suffix) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using tlscope_test::logs_in;
 
 // The rows of the failures page the report's model has (the doctor's has
 // none).

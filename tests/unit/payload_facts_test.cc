@@ -18,6 +18,7 @@
 #include "analysis/diff.h"
 #include "io/byte_source.h"
 #include "io/line_reader.h"
+#include "log_files.h"
 #include "model/ingest/payload_facts.h"
 #include "model/ingest/read_log.h"
 #include "trace/noise.h"
@@ -110,17 +111,7 @@ size_t compare_facts(const fs::path& log) {
   return placed;
 }
 
-// The files under `dir` whose names end with `ending`.
-std::vector<fs::path> logs_in(const std::string& dir, const std::string& ending) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    std::string name = e.path().filename().string();
-    if (name.size() > ending.size() &&
-        name.compare(name.size() - ending.size(), ending.size(), ending) == 0)
-      out.push_back(e.path());
-  }
-  return out;
-}
+using tlscope_test::logs_in;
 
 TEST(PayloadFacts, MadeLaterEqualMadeWhileReadingOnRecordedLogs) {
   auto logs = logs_in(TLSCOPE_DATA "/recorded", ".log.gz");
