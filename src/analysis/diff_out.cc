@@ -253,30 +253,6 @@ void stream_array(JsonStream& o, const Items& items, Element element) {
   o.end();
 }
 
-// One member of an object being streamed: its key, then its value.
-void text_member(JsonStream& o, std::string_view key, std::string_view value) {
-  o.key(key);
-  o.string_value(value);
-}
-void texts_member(JsonStream& o, std::string_view key, const std::vector<std::string_view>& v) {
-  o.key(key);
-  o.begin_array();
-  for (auto s : v) o.string_value(s);
-  o.end();
-}
-void count_member(JsonStream& o, std::string_view key, uint64_t value) {
-  o.key(key);
-  o.count_value(value);
-}
-// A string, or null when it is empty.
-void text_or_null_member(JsonStream& o, std::string_view key, std::string_view value) {
-  o.key(key);
-  if (value.empty())
-    o.null_value();
-  else
-    o.string_value(value);
-}
-
 // Operator deltas, each object member by member (keys in json::dump order);
 // a compile's summary says in which artifact each was counted.
 template <typename Delta>

@@ -74,4 +74,33 @@ class JsonStream {
   bool after_key_ = false;
 };
 
+// One member of an object being streamed: its key, then its value.
+inline void member(JsonStream& o, std::string_view key, const nlohmann::json& value) {
+  o.key(key);
+  o.value(value);
+}
+inline void text_member(JsonStream& o, std::string_view key, std::string_view value) {
+  o.key(key);
+  o.string_value(value);
+}
+inline void texts_member(JsonStream& o, std::string_view key,
+                         const std::vector<std::string_view>& v) {
+  o.key(key);
+  o.begin_array();
+  for (auto s : v) o.string_value(s);
+  o.end();
+}
+inline void count_member(JsonStream& o, std::string_view key, uint64_t value) {
+  o.key(key);
+  o.count_value(value);
+}
+// A string, or null when it is empty.
+inline void text_or_null_member(JsonStream& o, std::string_view key, std::string_view value) {
+  o.key(key);
+  if (value.empty())
+    o.null_value();
+  else
+    o.string_value(value);
+}
+
 }  // namespace tlscope::analysis

@@ -2,16 +2,18 @@
 // terminal summary and summary.json, on doctors of logs written here.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "analysis_log.h"
 #include "analysis/doctor.h"
+#include "analysis/ranks.h"
 #include "analysis/summary.h"
 #include "analysis/text.h"
+#include "analysis_log.h"
 #include "model/report_model.h"
 
 namespace tlscope::analysis {
@@ -391,6 +393,77 @@ TEST(SummaryJson, TorchLogsTextCountsItsLines) {
   json j = json::parse(summary_json(d, "x.txt", ""));
   EXPECT_EQ(j["source"]["kind"], "torch_logs");
   EXPECT_EQ(j["source"]["text"], json({{"lines", 50}, {"other_lines", 3}, {"guard_dumps", 2}}));
+}
+
+// What json::dump(2) of the parsed text writes: the streamed text must be it,
+// byte for byte (keys in dump's order, its indentation and escapes).
+std::string redumped(const std::string& text) {
+  return json::parse(text).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+// A busy doctor whose every text holds what must be escaped: quotes, a
+// backslash, control bytes, non-ASCII text and a byte that is not UTF-8.
+DoctorReport odd_doctor() {
+  std::string odd = "a \"quoted\" C:\\path\n\ttab \x01 \xc3\xa9t\xc3\xa9 \xff end";
+  DoctorReport d = diagnose(read_text(busy_log()));
+  d.torch_version = odd;
+  for (auto& f : d.frames) {
+    f.name = odd;
+    f.filename = odd;
+    for (auto& r : f.recompile_reasons) r.reason = odd;
+  }
+  for (auto& g : d.graph_breaks) g.reason = g.explanation = g.user_frame = odd;
+  for (auto& f : d.failures) f.reason = f.root_cause = f.fail_type = odd;
+  for (auto& a : d.advice) a.message = odd;
+  for (auto& e : d.expected) e.message = odd;
+  return d;
+}
+
+TEST(SummaryJson, IsWhatDumpOfTheWholeValueWrites) {
+  DoctorReport d = odd_doctor();
+  ASSERT_FALSE(d.frames.empty());
+  ASSERT_FALSE(d.graph_breaks.empty());
+  ASSERT_FALSE(d.failures.empty());
+  ASSERT_FALSE(d.advice.empty());
+  ASSERT_FALSE(d.expected.empty());
+  std::string text = summary_json(d, "busy \"log\".log", "tlscope summary --json \xff");
+  EXPECT_EQ(text, redumped(text));
+  EXPECT_TRUE(
+      has(text, "\\\"quoted\\\" C:\\\\path\\n\\ttab \\u0001 \xc3\xa9t\xc3\xa9 \xef\xbf\xbd end"))
+      << text;
+  // The same text through a FILE.
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  write_summary_json(f, d, "busy \"log\".log", "tlscope summary --json \xff");
+  std::string written(static_cast<size_t>(std::ftell(f)), '\0');
+  std::rewind(f);
+  ASSERT_EQ(std::fread(written.data(), 1, written.size(), f), written.size());
+  std::fclose(f);
+  EXPECT_EQ(written, text);
+}
+
+TEST(SummaryJson, RanksSummaryIsWhatDumpWrites) {
+  std::vector<RankDiagnosis> ranks(3);
+  for (uint32_t i = 0; i < ranks.size(); ++i) {
+    ranks[i].log.rank = i;
+    ranks[i].log.path = "rank_" + std::to_string(i) + ".log";
+    ranks[i].doctor = odd_doctor();
+  }
+  ranks[1].error = "cannot read \"rank_1.log\"";
+  MultiRankAnalysis a;
+  a.ranks = {0, 2};
+  a.left_out = {1};
+  a.doctor.push_back({"recompiles", {{0}, {2}}, "0/1"});
+  std::string text = ranks_summary_json(ranks, a, "tlscope summary --json dir");
+  EXPECT_EQ(text, redumped(text));
+  json j = json::parse(text);
+  ASSERT_EQ(j["ranks"].size(), 3u);
+  EXPECT_EQ(j["ranks"][1]["error"], "cannot read \"rank_1.log\"");
+  EXPECT_FALSE(j["ranks"][1].contains("summary"));
+  EXPECT_EQ(j["ranks"][2]["summary"]["source"]["log"], "rank_2.log");
+  EXPECT_EQ(j["ranks"][2]["summary"]["totals"]["compiles"], 7);
+  EXPECT_EQ(j["totals"]["compiles"], 14);  // ranks 0 and 2
+  EXPECT_EQ(j["divergence"][0]["first_compile_id"], "0/1");
 }
 
 }  // namespace
