@@ -4,51 +4,16 @@
 #include <cstring>
 #include <new>
 
+#include "io/byte_masks.h"
 #include "io/tab_lines.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace tlscope::io {
 namespace {
+
+using detail::bytes_equal;
+using detail::goes_on_after;
+
 constexpr size_t kInitialCapacity = 1 << 20;
-
-// Bit i: byte i of the 64 at `p` is `c`.
-uint64_t bytes_equal(const char* p, char c) {
-#if defined(__SSE2__)
-  const __m128i v = _mm_set1_epi8(c);
-  uint64_t m = 0;
-  for (int k = 0; k < 4; ++k) {
-    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    m |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(b, v))))
-         << (16 * k);
-  }
-  return m;
-#else
-  uint64_t m = 0;
-  for (int i = 0; i < 64; ++i) m |= static_cast<uint64_t>(p[i] == c) << i;
-  return m;
-#endif
-}
-
-// Bits set in `x`, without a call: the build targets every x86-64, whose
-// first ones have no POPCNT (__builtin_popcountll is a library call there).
-inline uint64_t ones(uint64_t x) {
-  x -= (x >> 1) & 0x5555555555555555ull;
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return (x * 0x0101010101010101ull) >> 56;
-}
-
-// Bit i: the byte after byte i of the 64 at `p` is a '\t' or a '\n' (a
-// payload line or an empty one goes on there); `nl` is bytes_equal(p, '\n').
-// Reads the byte at p + 64.
-inline uint64_t goes_on_after(const char* p, uint64_t nl) {
-  uint64_t go_on = (bytes_equal(p, '\t') | nl) >> 1;
-  if (p[64] == '\t' || p[64] == '\n') go_on |= uint64_t{1} << 63;
-  return go_on;
-}
 
 }  // namespace
 
@@ -241,21 +206,7 @@ bool LineReader::compress_tab_run(std::string* out, bool* first, uint64_t* last_
 // it (all of them without one), `*last_newline` is the last one before it.
 // Reads up to 64 bytes past end_: the padding, zeros.
 size_t LineReader::find_payload_stop(size_t from, uint64_t* newlines, size_t* last_newline) const {
-  if (size_t stop; detail::find_payload_stop(buf_, from, end_, &stop, newlines, last_newline))
-    return stop;
-  for (size_t p = from; p < end_; p += 64) {
-    uint64_t nl = bytes_equal(buf_ + p, '\n');
-    uint64_t go_on = goes_on_after(buf_ + p, nl);
-    if (end_ - p < 64) nl &= (uint64_t{1} << (end_ - p)) - 1;
-    if (uint64_t stop = nl & ~go_on) {
-      int j = __builtin_ctzll(stop);
-      *newlines += ones(nl & (~uint64_t{0} >> (63 - j)));
-      return p + static_cast<size_t>(j);
-    }
-    *newlines += ones(nl);
-    if (nl) *last_newline = p + 63 - static_cast<size_t>(__builtin_clzll(nl));
-  }
-  return std::string_view::npos;
+  return detail::find_payload_stop(buf_, from, end_, newlines, last_newline);
 }
 
 void LineReader::skip_tab_lines() {

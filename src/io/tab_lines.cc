@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "io/byte_masks.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define TLSCOPE_VBMI2 __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt")))
@@ -39,6 +41,41 @@ Simd simd() {
   return std::min(cpu, allowed.load(std::memory_order_relaxed));
 }
 
+// find_payload_stop()'s loop, written once for its three ways: MASKS sets
+// `nl` and `tab`, the masks of the '\n's and '\t's of the 64 bytes at `q`,
+// and COUNT counts a mask's bits (a lambda would not have the function's
+// target).
+struct Stop {
+  size_t at = kNoStop;
+  uint64_t newlines = 0;
+  size_t last_newline = kNoStop;
+};
+#define TLSCOPE_FIND_STOP(MASKS, COUNT)                                            \
+  Stop s;                                                                          \
+  for (size_t p = from; p < end; p += 64) {                                        \
+    const char* q = buf + p;                                                       \
+    uint64_t nl, tab;                                                              \
+    MASKS;                                                                         \
+    uint64_t go_on = (tab | nl) >> 1;                                              \
+    if (q[64] == '\t' || q[64] == '\n') go_on |= uint64_t{1} << 63;                \
+    if (end - p < 64) nl &= (uint64_t{1} << (end - p)) - 1;                        \
+    if (uint64_t stop = nl & ~go_on) {                                             \
+      int j = __builtin_ctzll(stop);                                               \
+      s.newlines += static_cast<uint64_t>(COUNT(nl & (~uint64_t{0} >> (63 - j)))); \
+      s.at = p + static_cast<size_t>(j);                                           \
+      return s;                                                                    \
+    }                                                                              \
+    s.newlines += static_cast<uint64_t>(COUNT(nl));                                \
+    if (nl) s.last_newline = p + 63 - static_cast<size_t>(__builtin_clzll(nl));    \
+  }                                                                                \
+  return s
+
+// Four SSE2 compares per byte sought (or a loop where there is no SSE2),
+// counted in software: what every x86-64 has.
+Stop find_stop_portable(const char* buf, size_t from, size_t end) {
+  TLSCOPE_FIND_STOP(nl = bytes_equal(q, '\n'); tab = bytes_equal(q, '\t'), ones);
+}
+
 #if defined(__x86_64__)
 // Per block of 64 bytes: the masks of its '\n's and '\r's, the line starts
 // among them (after a '\n', or the first byte), and what is dropped. The
@@ -67,39 +104,11 @@ TLSCOPE_VBMI2 size_t drop_line_heads_vbmi2(char* data, size_t n) {
   return kept;
 }
 
-// find_payload_stop() with the '\n's and '\t's of 64 bytes found by two
-// compares (AVX-512) or four (AVX2), and counted by the CPU. The loop is
-// written once, for both: MASKS sets `nl` and `tab` of the 64 bytes at `q`
-// (a lambda would not have the function's target).
-struct Stop {
-  size_t at = kNoStop;
-  uint64_t newlines = 0;
-  size_t last_newline = kNoStop;
-};
-#define TLSCOPE_FIND_STOP(MASKS)                                                            \
-  Stop s;                                                                                   \
-  for (size_t p = from; p < end; p += 64) {                                                 \
-    const char* q = buf + p;                                                                \
-    uint64_t nl, tab;                                                                       \
-    MASKS;                                                                                  \
-    uint64_t go_on = (tab | nl) >> 1;                                                       \
-    if (q[64] == '\t' || q[64] == '\n') go_on |= uint64_t{1} << 63;                         \
-    if (end - p < 64) nl &= (uint64_t{1} << (end - p)) - 1;                                 \
-    if (uint64_t stop = nl & ~go_on) {                                                      \
-      int j = __builtin_ctzll(stop);                                                        \
-      s.newlines += static_cast<uint64_t>(_mm_popcnt_u64(nl & (~uint64_t{0} >> (63 - j)))); \
-      s.at = p + static_cast<size_t>(j);                                                    \
-      return s;                                                                             \
-    }                                                                                       \
-    s.newlines += static_cast<uint64_t>(_mm_popcnt_u64(nl));                                \
-    if (nl) s.last_newline = p + 63 - static_cast<size_t>(__builtin_clzll(nl));             \
-  }                                                                                         \
-  return s
-
+// Two compares (AVX-512) or four (AVX2), counted by the CPU.
 TLSCOPE_AVX512BW Stop find_stop_avx512(const char* buf, size_t from, size_t end) {
   const __m512i newline = _mm512_set1_epi8('\n'), tabs = _mm512_set1_epi8('\t');
   TLSCOPE_FIND_STOP(__m512i v = _mm512_loadu_si512(q); nl = _mm512_cmpeq_epi8_mask(v, newline);
-                    tab = _mm512_cmpeq_epi8_mask(v, tabs));
+                    tab = _mm512_cmpeq_epi8_mask(v, tabs), _mm_popcnt_u64);
 }
 
 TLSCOPE_AVX2 inline __attribute__((always_inline)) uint64_t equal_mask(__m256i lo, __m256i hi,
@@ -112,27 +121,29 @@ TLSCOPE_AVX2 Stop find_stop_avx2(const char* buf, size_t from, size_t end) {
   const __m256i newline = _mm256_set1_epi8('\n'), tabs = _mm256_set1_epi8('\t');
   TLSCOPE_FIND_STOP(__m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
                     __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 32));
-                    nl = equal_mask(lo, hi, newline); tab = equal_mask(lo, hi, tabs));
+                    nl = equal_mask(lo, hi, newline);
+                    tab = equal_mask(lo, hi, tabs), _mm_popcnt_u64);
 }
-#undef TLSCOPE_FIND_STOP
 #endif
+#undef TLSCOPE_FIND_STOP
 
 }  // namespace
 
-bool find_payload_stop(const char* buf, size_t from, size_t end, size_t* stop, uint64_t* newlines,
-                       size_t* last_newline) {
+size_t find_payload_stop(const char* buf, size_t from, size_t end, uint64_t* newlines,
+                         size_t* last_newline) {
+  Stop s;
 #if defined(__x86_64__)
   Simd w = simd();
-  if (w == Simd::kNone) return false;
-  Stop s = w == Simd::kAvx512 ? find_stop_avx512(buf, from, end) : find_stop_avx2(buf, from, end);
-  *stop = s.at;
+  if (w == Simd::kAvx512)
+    s = find_stop_avx512(buf, from, end);
+  else if (w == Simd::kAvx2)
+    s = find_stop_avx2(buf, from, end);
+  else
+#endif
+    s = find_stop_portable(buf, from, end);
   *newlines += s.newlines;
   if (s.last_newline != kNoStop) *last_newline = s.last_newline;
-  return true;
-#else
-  (void)buf, (void)from, (void)end, (void)stop, (void)newlines, (void)last_newline;
-  return false;
-#endif
+  return s.at;
 }
 
 bool byte_compress() {
@@ -144,11 +155,11 @@ void use_simd(Simd most) { allowed.store(most, std::memory_order_relaxed); }
 
 size_t drop_line_heads(char* data, size_t n) {
 #if defined(__x86_64__)
-  if (byte_compress()) return drop_line_heads_vbmi2(data, n);
+  return drop_line_heads_vbmi2(data, n);
+#else
+  (void)data, (void)n;
+  __builtin_trap();  // byte_compress() is false: never called
 #endif
-  (void)data;
-  (void)n;
-  return kNoByteCompress;
 }
 
 }  // namespace tlscope::io::detail
