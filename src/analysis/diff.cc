@@ -234,21 +234,23 @@ Paired pair_entries(const model::ReportModel& a, const model::ReportModel& b) {
 // The operators whose counts differ between two graphs, by name (each list
 // is in name order: trace::graph_operators), written into the store.
 using Operators = const std::vector<trace::OperatorCount>*;
-std::span<const OperatorDelta> operator_deltas(Operators a, Operators b, DiffStore* store) {
+// The deltas of two graphs' operator lists, added to the change's store.
+void operator_deltas(Operators a, Operators b, ArtifactChange* ch, DiffStore* store) {
   static const std::vector<trace::OperatorCount> kNone;
   const auto &x = a ? *a : kNone, &y = b ? *b : kNone;
-  if (x.empty() && y.empty()) return {};
-  OperatorDelta* out = store->room(x.size() + y.size());
-  size_t n = 0;
+  ch->store = store;
+  ch->operators_at = static_cast<uint32_t>(store->deltas_added());
   for (size_t i = 0, j = 0; i < x.size() || j < y.size();) {
     bool take_x = j == y.size() || (i < x.size() && x[i].name <= y[j].name);
     bool take_y = i == x.size() || (j < y.size() && y[j].name <= x[i].name);
     uint32_t ca = take_x ? x[i].count : 0, cb = take_y ? y[j].count : 0;
-    if (ca != cb) out[n++] = {take_x ? x[i].name : y[j].name, ca, cb};
+    if (ca != cb) {
+      store->add_delta({take_x ? x[i].name : y[j].name, ca, cb});
+      ++ch->operators_n;
+    }
     i += take_x;
     j += take_y;
   }
-  return store->keep(out, n);
 }
 
 // The names of the operators of an entry's graphs (views of their lists),
@@ -282,8 +284,8 @@ bool has(const Names& names, std::string_view name) {
 // graphs on each side.
 CompileOperators compile_operators(std::string_view id, const model::IndexEntry& a,
                                    const model::CompileIndex& index_a, const model::IndexEntry& b,
-                                   const model::CompileIndex& index_b,
-                                   const std::deque<ArtifactChange>& changed, size_t first) {
+                                   const model::CompileIndex& index_b, const ChangeList& changed,
+                                   size_t first) {
   CompileOperators c;
   c.compile_id = id;
   auto na = operator_names(a, index_a), nb = operator_names(b, index_b);
@@ -294,7 +296,7 @@ CompileOperators compile_operators(std::string_view id, const model::IndexEntry&
   names_only_in(na, nb, &c.removed);
   std::vector<bool> counted(na.size());  // by place in na
   for (size_t i = first; i < changed.size(); ++i)
-    for (const auto& d : changed[i].operators) {
+    for (const auto& d : changed[i].operators()) {
       auto at = std::lower_bound(na.begin(), na.end(), d.name);
       if (at == na.end() || *at != d.name || !has(nb, d.name)) continue;
       size_t k = static_cast<size_t>(at - na.begin());
@@ -345,8 +347,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     const model::PayloadFile* fb = &named_b->file;
     if (fa.md5.same(fb->md5, ta, tb)) continue;
     ch.b = named_b->id;
-    ch.operators = operator_deltas(c->a.index().operators(fa.operators),
-                                   c->b.index().operators(fb->operators), r->store.get());
+    operator_deltas(c->a.index().operators(fa.operators), c->b.index().operators(fb->operators),
+                    &ch, r->store.get());
     bool noise = (fa.noise_only && fb->noise_only) ||
                  (fa.has_digest && fb->has_digest && fa.digest == fb->digest);
     (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
@@ -415,18 +417,11 @@ std::string_view DiffStore::text(std::string_view s) {
   return *known_.insert(texts_.emplace_back(s)).first;
 }
 
-OperatorDelta* DiffStore::room(size_t most) {
-  if (chunks_.empty() || room_ - used_ < most) {
-    room_ = std::max<size_t>(most, 4096);
-    chunks_.push_back(std::make_unique<OperatorDelta[]>(room_));
-    used_ = 0;
-  }
-  return chunks_.back().get() + used_;
-}
-
-std::span<const OperatorDelta> DiffStore::keep(OperatorDelta* at, size_t n) {
-  used_ += n;  // at is room()'s answer: the next unused delta of the last chunk
-  return {at, n};
+std::vector<OperatorDelta> DiffStore::deltas(size_t first, size_t n) const {
+  std::vector<OperatorDelta> out;
+  out.reserve(n);
+  for (size_t i = first; i < first + n; ++i) out.push_back(deltas_.get(i));
+  return out;
 }
 
 std::optional<model::PayloadFile> ArtifactChange::file_of(uint32_t id,
@@ -463,8 +458,13 @@ CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::
 }
 
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
-                     const model::ReportModel& b, const DoctorReport& db) {
+                     const model::ReportModel& b, const DoctorReport& db, size_t resident_chunks) {
   DiffReport r;
+  if (resident_chunks) {
+    r.artifacts = ChangeList(resident_chunks);
+    r.noise_only = ChangeList(resident_chunks);
+    r.store->spill_deltas(resident_chunks);
+  }
   r.a = da.totals;
   r.b = db.totals;
   r.several_runs = da.several_runs() || db.several_runs();

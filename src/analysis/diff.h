@@ -18,6 +18,7 @@
 
 #include "analysis/doctor.h"
 #include "model/report_model.h"
+#include "model/spill_store.h"
 
 namespace tlscope::analysis {
 
@@ -57,30 +58,34 @@ struct CountedOperator : OperatorDelta {
   std::string_view artifact;  // "aot_forward_graph", in the DiffReport's store
 };
 
-// What the changes of one diff view: each compile id and artifact name once,
-// and the operator deltas in chunks, at addresses that do not move. Shared
-// by the DiffReport and its copies.
+// What the changes of one diff view: each compile id and artifact name
+// once, and the operator deltas of all changed artifacts in one list (with
+// a limit, most of it in a temporary file: 250,000 deltas for an unrelated
+// pair of 1 GB logs). Shared by the DiffReport and its copies.
 class DiffStore {
  public:
+  using Deltas = model::SpillStore<OperatorDelta, 4096>;  // 96 KB a chunk
   std::string_view text(std::string_view s);
-  // Room for at most `most` deltas, to be filled and then kept with
-  // keep(at, n): the deltas are written where they stay.
-  OperatorDelta* room(size_t most);
-  std::span<const OperatorDelta> keep(OperatorDelta* at, size_t n);
+  // At most `resident_chunks` chunks of deltas in memory from here on;
+  // before the first is added.
+  void spill_deltas(size_t resident_chunks) { deltas_ = Deltas(resident_chunks); }
+  // Adds one; the number of the first is deltas_added() before.
+  void add_delta(const OperatorDelta& d) { deltas_.add(d); }
+  size_t deltas_added() const { return deltas_.size(); }
+  // `n` of them from the `first`, copies.
+  std::vector<OperatorDelta> deltas(size_t first, size_t n) const;
 
  private:
   std::deque<std::string> texts_;
   std::unordered_set<std::string_view> known_;  // views of texts_
-  std::vector<std::unique_ptr<OperatorDelta[]>> chunks_;
-  size_t used_ = 0, room_ = 0;  // of the last chunk
+  Deltas deltas_;
 };
 
 // An artifact of a compile id that both logs have. It names its payload
 // file in each model's index (kNoFile on the side that lacks it) and points
 // at that index, which must outlive it, as must the DiffReport's store its
 // texts and deltas are in: an unrelated pair of 1 GB logs has 64,000 of
-// them (120 bytes each with two strings and a vector of their own, 8 MB
-// with the vector's doubling; now 80 bytes, in a deque).
+// them (80 bytes each), held in a ChangeList (below).
 struct ArtifactChange {
   static constexpr uint32_t kNoFile = UINT32_MAX;
   std::string_view compile_id;  // "[0/1]"
@@ -89,7 +94,12 @@ struct ArtifactChange {
   uint32_t a = kNoFile, b = kNoFile;  // model::CompileIndex::payload_file
   const model::CompileIndex* index_a = nullptr;
   const model::CompileIndex* index_b = nullptr;
-  std::span<const OperatorDelta> operators;  // graphs: operators whose count differs
+  // Graphs: the operators whose count differs, in the store (copies).
+  const DiffStore* store = nullptr;
+  uint32_t operators_at = 0, operators_n = 0;
+  std::vector<OperatorDelta> operators() const {
+    return operators_n ? store->deltas(operators_at, operators_n) : std::vector<OperatorDelta>();
+  }
   enum Kind : uint8_t { kChanged, kOnlyA, kOnlyB } kind = kChanged;
   // The files themselves (none on a side without one).
   std::optional<model::PayloadFile> payload_a() const { return file_of(a, index_a); }
@@ -123,6 +133,11 @@ struct ArtifactChange {
                              const model::CompileIndex* index);
 };
 
+// The changed artifacts in order, 512 to a chunk (40 KB); with a limit, all
+// but that many chunks in a temporary file (model/spill_store.h). Read back
+// as copies.
+using ChangeList = model::SpillStore<ArtifactChange, 512>;
+
 // The operators of one compile id's graphs (FX graphs and output code,
 // trace/graph_ops.h) that one side has and the other lacks, and those both
 // have a different number of times (in the first graph that shows it).
@@ -148,12 +163,12 @@ struct DiffReport {
   std::vector<FrameChange> frames;  // frames whose figures differ, in (run, frame id) order
   std::vector<PatternChange> recompile_reasons;  // patterns whose count differs
   std::vector<PatternChange> graph_breaks;       // likewise
-  std::deque<ArtifactChange> artifacts;          // in compile-id order, then log order
+  ChangeList artifacts;                          // in compile-id order, then log order
   uint64_t artifacts_compared = 0;               // with a payload, in compile ids of both
   std::vector<StatChange> stats;                 // line statistics that differ, by name
   // Artifacts whose bytes differ only in run-to-run noise (object ids,
   // addresses, times, temporary folders: trace/noise.h); not changes.
-  std::deque<ArtifactChange> noise_only;
+  ChangeList noise_only;
   // The texts and operator deltas of the two lists above.
   std::shared_ptr<DiffStore> store = std::make_shared<DiffStore>();
   // Compile ids in both whose graphs gained, lost or recount operators.
@@ -165,8 +180,11 @@ struct DiffReport {
   }
 };
 
+// With `resident_chunks`, the lists of changed artifacts keep at most that
+// many chunks each in memory (ChangeList); 0 for all.
 DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
-                     const model::ReportModel& b, const DoctorReport& db);
+                     const model::ReportModel& b, const DoctorReport& db,
+                     size_t resident_chunks = 0);
 // (Noise is seen through where both models were read with
 // IngestOptions::noise_digests; otherwise artifacts compare byte for byte.)
 

@@ -288,7 +288,7 @@ void stream_artifacts(JsonStream& o, const DiffReport& d) {
     text_or_null_member(o, "md5_a", f.md5_a);
     text_or_null_member(o, "md5_b", f.md5_b);
     o.key("operators");
-    stream_operator_deltas(o, c.operators);
+    stream_operator_deltas(o, std::span<const OperatorDelta>(c.operators()));
     o.end();
   }
   o.end();

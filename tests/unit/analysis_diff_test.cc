@@ -5,6 +5,7 @@
 // clearer; the last tests read two logs written here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -70,11 +71,11 @@ DiffReport diff(const model::ReportModel& a, const model::ReportModel& b) {
   return diff_logs(a, DoctorReport{}, b, DoctorReport{});
 }
 
-const ArtifactChange* find_artifact(const std::deque<ArtifactChange>& v, const std::string& id,
-                                    const std::string& name) {
+std::optional<ArtifactChange> find_artifact(const ChangeList& v, const std::string& id,
+                                            const std::string& name) {
   for (const auto& c : v)
-    if (c.compile_id == id && c.artifact == name) return &c;
-  return nullptr;
+    if (c.compile_id == id && c.artifact == name) return c;
+  return std::nullopt;
 }
 
 TEST(DiffLogs, EmptyLogsAreTheSame) {
@@ -254,6 +255,52 @@ TEST(DiffLogs, WithoutNoiseDigestsBytesDecide) {
   ASSERT_EQ(d.artifacts.size(), 1u);
 }
 
+// With one chunk of each list in memory (the rest in a temporary file), a
+// diff of many changed artifacts and operator deltas says the same as with
+// all of them in memory: 1,500 changed graphs (three chunks of changes) and
+// 6,000 deltas (two chunks of them), and noise-only ones between.
+TEST(DiffLogs, SpilledChangesSayTheSame) {
+  model::ReportModel a, b;
+  std::vector<std::string> names;  // operator names, kept for the lists' views
+  for (int k = 0; k < 8; ++k) names.push_back("aten.op" + std::to_string(k));
+  for (int i = 0; i < 1500; ++i) {
+    std::string bare = std::to_string(i) + "/0", folder = std::to_string(i) + "_0_0";
+    Ops oa, ob;
+    for (int k = 0; k < 4; ++k) {
+      oa.push_back({names[(i + k) % 8], static_cast<uint32_t>(k + 1)});
+      ob.push_back({names[(i + k) % 8], static_cast<uint32_t>(k + 2 + i % 3)});
+    }
+    std::sort(oa.begin(), oa.end(), [](auto& x, auto& y) { return x.name < y.name; });
+    std::sort(ob.begin(), ob.end(), [](auto& x, auto& y) { return x.name < y.name; });
+    std::string noise = i % 5 == 0 ? "same" : "";
+    add(&a, bare.c_str(),
+        {file(folder + "/aot_forward_graph_0.txt", "a" + std::to_string(i), noise, oa),
+         file(folder + "/dynamo_guards_1.txt", "ga" + std::to_string(i), "g")});
+    add(&b, bare.c_str(),
+        {file(folder + "/aot_forward_graph_0.txt", "b" + std::to_string(i), noise, ob),
+         file(folder + "/dynamo_guards_1.txt", "gb" + std::to_string(i), "g")});
+  }
+  DiffReport all = diff_logs(a, DoctorReport{}, b, DoctorReport{});
+  DiffReport spilled = diff_logs(a, DoctorReport{}, b, DoctorReport{}, 1);
+  EXPECT_EQ(all.artifacts.size(), 1200u);
+  EXPECT_EQ(all.noise_only.size(), 1800u);  // the guards, and every fifth graph
+  EXPECT_TRUE(spilled.artifacts.spilled());
+  EXPECT_TRUE(spilled.noise_only.spilled());
+  EXPECT_LE(spilled.artifacts.resident_chunks(), 1u);
+  std::string want = diff_json(all, "a.log", "b.log", "");
+  EXPECT_EQ(diff_json(spilled, "a.log", "b.log", ""), want);
+  EXPECT_EQ(diff_text(spilled, "a.log", "b.log", false), diff_text(all, "a.log", "b.log", false));
+  // The deltas themselves: compile 0's graph is noise only, the first
+  // change is compile 1's, whose counts differ by 1 + 1 % 3 each.
+  EXPECT_EQ(spilled.artifacts[0].compile_id, "[1/0]");
+  auto ops = spilled.artifacts[0].operators();
+  ASSERT_EQ(ops.size(), 4u);
+  for (const auto& d : ops) EXPECT_EQ(d.b, d.a + 2);
+  json j = json::parse(want);
+  EXPECT_EQ(j["artifacts"]["differ"].size(), 1200u);
+  EXPECT_EQ(j["artifacts"]["differ"][1199]["compile_id"], "[1499/0]");
+}
+
 // Several artifacts of one name in a compile are told apart by their order.
 TEST(DiffLogs, RepeatedArtifactsAreNumbered) {
   model::ReportModel a, b;
@@ -283,7 +330,7 @@ TEST(DiffLogs, OperatorsGainedLostAndRecounted) {
   DiffReport d = diff(a, b);
 
   ASSERT_EQ(d.artifacts.size(), 1u);
-  const auto& ops = d.artifacts[0].operators;
+  const auto ops = d.artifacts[0].operators();
   ASSERT_EQ(ops.size(), 4u);  // by name; aten.add is unchanged
   EXPECT_EQ(ops[0].name, "aten.mm");
   EXPECT_EQ(ops[0].a, 2u);

@@ -78,7 +78,7 @@ size_t compare_facts(const fs::path& log) {
   size_t placed = 0;
   for (const auto& e : later.index.entries())
     for (const auto& f : later.index.payload_files(e)) placed += f.placed;
-  if (later.index.payload_store().size() > 2 * model::PayloadFileStore::kChunkFiles) {
+  if (later.index.payload_store().size() > 2 * model::PayloadFileStore::kChunkItems) {
     EXPECT_TRUE(later.index.payload_store().spilled()) << log;
   }
   std::string error;

@@ -103,22 +103,22 @@ void round_trip(PayloadFileStore* store, uint32_t n, size_t most_resident) {
 
 TEST(PayloadFileStore, FilesComeBackFromTheTemporaryFile) {
   PayloadFileStore store(3);
-  round_trip(&store, 40 * PayloadFileStore::kChunkFiles + 5, 3);
+  round_trip(&store, 40 * PayloadFileStore::kChunkItems + 5, 3);
   EXPECT_TRUE(store.spilled());
   // Past the end: an empty file, nothing changed.
   EXPECT_EQ(store.get(store.size()).number, 0u);
   store.set(store.size(), file(1));
-  EXPECT_EQ(store.size(), 40 * PayloadFileStore::kChunkFiles + 5);
+  EXPECT_EQ(store.size(), 40 * PayloadFileStore::kChunkItems + 5);
   // Moved, the files go with it.
   PayloadFileStore moved = std::move(store);
-  EXPECT_EQ(moved.size(), 40 * PayloadFileStore::kChunkFiles + 5);
+  EXPECT_EQ(moved.size(), 40 * PayloadFileStore::kChunkItems + 5);
   for (uint32_t i : {0u, 7u, 9u, static_cast<uint32_t>(moved.size() - 1)})
     expect_file(moved.get(i), i, i % 3 == 0 ? 5 : 0);
 }
 
 TEST(PayloadFileStore, WithoutALimitAllStayInMemory) {
   PayloadFileStore store;
-  round_trip(&store, 10 * PayloadFileStore::kChunkFiles, SIZE_MAX);
+  round_trip(&store, 10 * PayloadFileStore::kChunkItems, SIZE_MAX);
   EXPECT_FALSE(store.spilled());
   EXPECT_EQ(store.resident_chunks(), 10u);
 }
@@ -129,7 +129,7 @@ TEST(PayloadFileStore, WithoutATemporaryFolderAllStayInMemory) {
   std::string saved = old ? old : "";
   setenv("TMPDIR", "/nonexistent/tlscope-no-such-folder", 1);
   PayloadFileStore store(2);
-  round_trip(&store, 6 * PayloadFileStore::kChunkFiles, SIZE_MAX);
+  round_trip(&store, 6 * PayloadFileStore::kChunkItems, SIZE_MAX);
   EXPECT_FALSE(store.spilled());
   EXPECT_EQ(store.resident_chunks(), 6u);
   if (old)

@@ -1,0 +1,44 @@
+#include "model/spill_store.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "io/read_file.h"
+#include "model/payload_store.h"
+
+namespace tlscope::model {
+
+static_assert(std::is_trivially_copyable_v<PayloadFile>, "a PayloadFile is written as its bytes");
+
+namespace spill {
+
+int temporary_file() {
+  const char* env = std::getenv("TMPDIR");
+  std::string dir = env && *env ? env : "/tmp";
+#ifdef O_TMPFILE
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0) return fd;
+#endif
+  std::string name = dir + "/tlscope-XXXXXX";
+  int fd2 = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd2 >= 0) ::unlink(name.c_str());
+  return fd2;
+}
+
+bool read_at(int fd, uint64_t at, void* bytes, size_t n) {
+  return io::read_at(fd, at, static_cast<char*>(bytes), n);
+}
+
+bool write_at(int fd, uint64_t at, const void* bytes, size_t n) {
+  return io::write_at(fd, at, static_cast<const char*>(bytes), n);
+}
+
+void close_file(int fd) {
+  if (fd >= 0) ::close(fd);
+}
+
+}  // namespace spill
+}  // namespace tlscope::model

@@ -1,0 +1,177 @@
+// A list of plain values (trivially copyable: written to a file as their
+// bytes) that keeps at most a given number of chunks of them in memory, the
+// others in an unlinked temporary file (in $TMPDIR, or /tmp), read back a
+// chunk at a time when asked for: what the list takes in memory no longer
+// grows with it. A log's payload files (PayloadFileStore: a diff of two 1 GB
+// logs makes 190,000 of them) and a diff's changed artifacts (64,000 for an
+// unrelated pair of 1 GB logs) grow with the logs. Without a temporary file
+// to be had, or once one fails to be written, all are kept in memory.
+//
+// Not safe to share between threads, reads included (a read may load a
+// chunk): each is used by one thread at a time.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tlscope::model {
+
+namespace spill {
+// An unlinked file of our own in $TMPDIR (or /tmp); -1 when none can be made.
+int temporary_file();
+bool read_at(int fd, uint64_t at, void* bytes, size_t n);
+bool write_at(int fd, uint64_t at, const void* bytes, size_t n);
+void close_file(int fd);
+}  // namespace spill
+
+template <typename T, size_t kChunk>
+class SpillStore {
+  static_assert(std::is_trivially_copyable_v<T>, "values are written to the file as their bytes");
+
+ public:
+  static constexpr size_t kChunkItems = kChunk;
+  // All in memory.
+  SpillStore() = default;
+  // At most `resident_chunks` chunks in memory (at least 1).
+  explicit SpillStore(size_t resident_chunks) : limit_(resident_chunks ? resident_chunks : 1) {}
+  ~SpillStore() { spill::close_file(fd_); }
+  SpillStore(SpillStore&& other) noexcept { *this = std::move(other); }
+  SpillStore& operator=(SpillStore&& other) noexcept {
+    if (this == &other) return *this;
+    spill::close_file(fd_);
+    chunks_ = std::exchange(other.chunks_, {});
+    resident_ = std::exchange(other.resident_, {});
+    clock_ = other.clock_;
+    limit_ = other.limit_;
+    fd_ = std::exchange(other.fd_, -1);
+    no_file_ = other.no_file_;
+    lost_ = other.lost_;
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
+  SpillStore(const SpillStore&) = delete;
+  SpillStore& operator=(const SpillStore&) = delete;
+
+  // Its number.
+  uint32_t add(const T& v) {
+    size_t c = size_ / kChunk;
+    if (c == chunks_.size()) {
+      make_room(SIZE_MAX);
+      chunks_.push_back(std::make_unique<Chunk>());
+      resident_.push_back(c);
+    }
+    Chunk& k = chunk(c);
+    k.items[size_ % kChunk] = v;
+    k.dirty = true;
+    return static_cast<uint32_t>(size_++);
+  }
+  void push_back(const T& v) { add(v); }
+  // A copy (a value-initialized one past the end).
+  T get(size_t i) const { return i < size_ ? chunk(i / kChunk).items[i % kChunk] : T{}; }
+  T operator[](size_t i) const { return get(i); }
+  void set(size_t i, const T& v) {
+    if (i >= size_) return;
+    Chunk& k = chunk(i / kChunk);
+    k.items[i % kChunk] = v;
+    k.dirty = true;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Chunks held in memory now, and whether any lives in the file.
+  size_t resident_chunks() const { return resident_.size(); }
+  bool spilled() const { return fd_ >= 0; }
+  // A chunk that could not be read back (the file's disk failed): its
+  // values read as value-initialized ones.
+  bool lost() const { return lost_; }
+
+  // In order, each a copy.
+  class const_iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = T;
+    const_iterator(const SpillStore* s, size_t i) : s_(s), i_(i) {}
+    T operator*() const { return s_->get(i_); }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+
+   private:
+    const SpillStore* s_;
+    size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+ private:
+  struct Chunk {
+    std::array<T, kChunk> items{};
+    uint64_t used = 0;  // clock_ when last asked for: the least recent leaves first
+    bool dirty = true;  // differs from its copy in the file (or has none)
+  };
+  static constexpr size_t kChunkBytes = sizeof(std::array<T, kChunk>);
+
+  Chunk& chunk(size_t c) const {
+    if (!chunks_[c]) {
+      make_room(c);
+      auto k = std::make_unique<Chunk>();
+      if (!spill::read_at(fd_, c * kChunkBytes, k->items.data(), kChunkBytes)) {
+        lost_ = true;
+        k->items = {};
+      }
+      k->dirty = false;
+      chunks_[c] = std::move(k);
+      resident_.push_back(c);
+    }
+    chunks_[c]->used = ++clock_;
+    return *chunks_[c];
+  }
+
+  // Below the limit, writing out the least recently asked-for chunk other
+  // than `keep` while not.
+  void make_room(size_t keep) const {
+    while (resident_.size() >= limit_ && !no_file_) {
+      size_t at = SIZE_MAX;  // in resident_
+      for (size_t i = 0; i < resident_.size(); ++i)
+        if (resident_[i] != keep &&
+            (at == SIZE_MAX || chunks_[resident_[i]]->used < chunks_[resident_[at]]->used))
+          at = i;
+      if (at == SIZE_MAX) return;
+      size_t victim = resident_[at];
+      const Chunk& k = *chunks_[victim];
+      if (k.dirty && !write(victim, k)) {
+        no_file_ = true;  // kept in memory from here on
+        return;
+      }
+      chunks_[victim].reset();
+      resident_[at] = resident_.back();
+      resident_.pop_back();
+    }
+  }
+
+  bool write(size_t c, const Chunk& k) const {
+    if (fd_ < 0 && (fd_ = spill::temporary_file()) < 0) return false;
+    return spill::write_at(fd_, c * kChunkBytes, k.items.data(), kChunkBytes);
+  }
+
+  // Null: in the file only (at c * kChunkBytes).
+  mutable std::vector<std::unique_ptr<Chunk>> chunks_;
+  mutable std::vector<size_t> resident_;  // the chunks in memory
+  mutable uint64_t clock_ = 0;
+  size_t limit_ = SIZE_MAX;
+  mutable int fd_ = -1;
+  mutable bool no_file_ = false, lost_ = false;
+  size_t size_ = 0;
+};
+
+}  // namespace tlscope::model
