@@ -363,7 +363,7 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
   CompileOperators ops =
       compile_operators(id, e, c->a.index(), other, c->b.index(), r->artifacts, first_change);
   if (!ops.added.empty() || !ops.removed.empty() || !ops.counts.empty())
-    r->operators.push_back(std::move(ops));
+    r->operators.push_back(ops);
 }
 
 // Every payload of both the same bytes under the same artifact names (the
@@ -417,6 +417,34 @@ std::string_view DiffStore::text(std::string_view s) {
   return *known_.insert(texts_.emplace_back(s)).first;
 }
 
+void CompileOperatorsList::push_back(const CompileOperators& c) {
+  Entry e;
+  e.compile_id = c.compile_id;
+  e.names_at = static_cast<uint32_t>(names_.size());
+  e.added = static_cast<uint32_t>(c.added.size());
+  e.removed = static_cast<uint32_t>(c.removed.size());
+  e.counts_at = static_cast<uint32_t>(counts_.size());
+  e.counts = static_cast<uint32_t>(c.counts.size());
+  for (auto n : c.added) names_.add(n);
+  for (auto n : c.removed) names_.add(n);
+  for (const auto& k : c.counts) counts_.add(k);
+  entries_.add(e);
+}
+
+CompileOperators CompileOperatorsList::operator[](size_t i) const {
+  Entry e = entries_.get(i);
+  CompileOperators c;
+  c.compile_id = e.compile_id;
+  c.added.reserve(e.added);
+  for (uint32_t k = 0; k < e.added; ++k) c.added.push_back(names_.get(e.names_at + k));
+  c.removed.reserve(e.removed);
+  for (uint32_t k = 0; k < e.removed; ++k)
+    c.removed.push_back(names_.get(e.names_at + e.added + k));
+  c.counts.reserve(e.counts);
+  for (uint32_t k = 0; k < e.counts; ++k) c.counts.push_back(counts_.get(e.counts_at + k));
+  return c;
+}
+
 std::vector<OperatorDelta> DiffStore::deltas(size_t first, size_t n) const {
   std::vector<OperatorDelta> out;
   out.reserve(n);
@@ -464,6 +492,7 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
     r.artifacts = ChangeList(resident_chunks);
     r.noise_only = ChangeList(resident_chunks);
     r.store->spill_deltas(resident_chunks);
+    r.operators = CompileOperatorsList(resident_chunks);
   }
   r.a = da.totals;
   r.b = db.totals;

@@ -148,6 +148,34 @@ struct CompileOperators {
   std::vector<CountedOperator> counts;
 };
 
+// The compiles' operator summaries, kept as their parts in three lists
+// (with a limit, all but that many chunks of each in a temporary file: a
+// 1 GB pair has 4,000 of them, 3.5 MB); read back as copies.
+class CompileOperatorsList {
+ public:
+  CompileOperatorsList() = default;
+  explicit CompileOperatorsList(size_t resident_chunks)
+      : entries_(resident_chunks), names_(resident_chunks), counts_(resident_chunks) {}
+  void push_back(const CompileOperators& c);
+  CompileOperators operator[](size_t i) const;
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  using const_iterator = model::CopyIterator<CompileOperatorsList, CompileOperators>;
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+  bool spilled() const { return entries_.spilled() || names_.spilled() || counts_.spilled(); }
+
+ private:
+  struct Entry {
+    std::string_view compile_id;
+    uint32_t names_at = 0, added = 0, removed = 0;  // the added names, then the removed
+    uint32_t counts_at = 0, counts = 0;
+  };
+  model::SpillStore<Entry, 1024> entries_;           // 40 KB a chunk
+  model::SpillStore<std::string_view, 2048> names_;  // 32 KB
+  model::SpillStore<CountedOperator, 1024> counts_;  // 40 KB
+};
+
 // A line statistic of the reader ("ok", "fail_payload_md5", ...) whose count
 // differs: a log with a broken line is not the same log.
 struct StatChange {
@@ -172,7 +200,7 @@ struct DiffReport {
   // The texts and operator deltas of the two lists above.
   std::shared_ptr<DiffStore> store = std::make_shared<DiffStore>();
   // Compile ids in both whose graphs gained, lost or recount operators.
-  std::vector<CompileOperators> operators;
+  CompileOperatorsList operators;
   // Nothing differs (times aside).
   bool same() const {
     return compile_ids_only_a.empty() && compile_ids_only_b.empty() && frames.empty() &&

@@ -30,6 +30,29 @@ bool write_at(int fd, uint64_t at, const void* bytes, size_t n);
 void close_file(int fd);
 }  // namespace spill
 
+// An iterator over a list whose operator[] gives copies (values read back
+// from a file, or put together from several lists): each step one copy.
+template <typename List, typename T>
+class CopyIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = T;
+  CopyIterator(const List* list, size_t i) : list_(list), i_(i) {}
+  T operator*() const { return (*list_)[i_]; }
+  CopyIterator& operator++() {
+    ++i_;
+    return *this;
+  }
+  bool operator==(const CopyIterator& o) const { return i_ == o.i_; }
+
+ private:
+  const List* list_;
+  size_t i_;
+};
+
 template <typename T, size_t kChunk>
 class SpillStore {
   static_assert(std::is_trivially_copyable_v<T>, "values are written to the file as their bytes");
@@ -91,25 +114,7 @@ class SpillStore {
   bool lost() const { return lost_; }
 
   // In order, each a copy.
-  class const_iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = T;
-    const_iterator(const SpillStore* s, size_t i) : s_(s), i_(i) {}
-    T operator*() const { return s_->get(i_); }
-    const_iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
-
-   private:
-    const SpillStore* s_;
-    size_t i_;
-  };
+  using const_iterator = CopyIterator<SpillStore, T>;
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, size_}; }
 

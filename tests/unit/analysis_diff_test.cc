@@ -257,8 +257,9 @@ TEST(DiffLogs, WithoutNoiseDigestsBytesDecide) {
 
 // With one chunk of each list in memory (the rest in a temporary file), a
 // diff of many changed artifacts and operator deltas says the same as with
-// all of them in memory: 1,500 changed graphs (three chunks of changes) and
-// 6,000 deltas (two chunks of them), and noise-only ones between.
+// all of them in memory: 1,500 changed graphs (three chunks of changes),
+// 6,000 deltas (two chunks of them), noise-only ones between, and 1,200
+// compiles' operator summaries (two chunks, 4,800 recounts).
 TEST(DiffLogs, SpilledChangesSayTheSame) {
   model::ReportModel a, b;
   std::vector<std::string> names;  // operator names, kept for the lists' views
@@ -287,6 +288,9 @@ TEST(DiffLogs, SpilledChangesSayTheSame) {
   EXPECT_TRUE(spilled.artifacts.spilled());
   EXPECT_TRUE(spilled.noise_only.spilled());
   EXPECT_LE(spilled.artifacts.resident_chunks(), 1u);
+  EXPECT_EQ(all.operators.size(), 1200u);  // each changed graph's compile recounts
+  EXPECT_TRUE(spilled.operators.spilled());
+  EXPECT_FALSE(all.operators.spilled());
   std::string want = diff_json(all, "a.log", "b.log", "");
   EXPECT_EQ(diff_json(spilled, "a.log", "b.log", ""), want);
   EXPECT_EQ(diff_text(spilled, "a.log", "b.log", false), diff_text(all, "a.log", "b.log", false));
