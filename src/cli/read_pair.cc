@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <thread>
+#include <unordered_map>
 
 #include "analysis/diff.h"
 #include "analysis/diff_out.h"
@@ -125,6 +126,13 @@ bool read_pair(const std::string& baseline, const std::string& log, Side* a, Sid
 
 std::vector<std::string> artifact_changes(const Side& a, const Side& b, size_t max) {
   auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
+  // The operators of the compiles of the changes shown, in words: each
+  // compile's summary put together once (each is a copy).
+  std::unordered_map<std::string_view, std::string> ops;
+  for (size_t i = 0; i < d.artifacts.size() && i < max; ++i) ops[d.artifacts[i].compile_id];
+  for (const auto& o : d.operators)
+    if (auto it = ops.find(o.compile_id); it != ops.end())
+      it->second = " (operators of the compile: " + analysis::operators_in_words(o) + ")";
   std::vector<std::string> out;
   for (const auto& c : d.artifacts) {
     if (out.size() == max) {
@@ -135,11 +143,7 @@ std::vector<std::string> artifact_changes(const Side& a, const Side& b, size_t m
     const char* how = c.kind == analysis::ArtifactChange::kChanged ? "changed"
                       : c.kind == analysis::ArtifactChange::kOnlyA ? "only in the baseline"
                                                                    : "not in the baseline";
-    std::string ops;
-    for (const auto& o : d.operators)
-      if (o.compile_id == c.compile_id) ops = " (operators of the compile: " +
-                                              analysis::operators_in_words(o) + ")";
-    out.push_back(fmt::format("{} {} {}{}", c.compile_id, c.artifact, how, ops));
+    out.push_back(fmt::format("{} {} {}{}", c.compile_id, c.artifact, how, ops[c.compile_id]));
   }
   return out;
 }
