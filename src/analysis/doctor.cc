@@ -1,9 +1,12 @@
 #include "analysis/doctor.h"
 
+#include "analysis/doctor_parts.h"
 #include "analysis/graph_breaks.h"
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -74,30 +77,6 @@ std::string reason_section(std::string_view text) {
   return out;
 }
 
-// A failure that is the recompile limit being hit.
-bool names_recompile_limit(std::string_view text) {
-  return classify_recompile(text) == Category::kRecompileLimit ||
-         text.find("recompile limit") != std::string_view::npos;
-}
-
-// Compile ids in the order first met, each once: `seen` holds those of
-// `ids` (a group can have thousands; looking through them was quadratic).
-using RefSet = std::unordered_set<CompileRef, model::CompileRefHash>;
-void add_id(std::vector<CompileRef>* ids, RefSet* seen, const CompileRef& id) {
-  if (seen->insert(id).second) ids->push_back(id);
-}
-// Those of `more` that `ids` lacks, in order: looked for one by one while
-// that is cheap, else through a set.
-void add_ids(std::vector<CompileRef>* ids, const std::vector<CompileRef>& more) {
-  if (ids->size() * more.size() <= 4096) {
-    for (const auto& id : more)
-      if (std::find(ids->begin(), ids->end(), id) == ids->end()) ids->push_back(id);
-    return;
-  }
-  RefSet seen(ids->begin(), ids->end());
-  for (const auto& id : more) add_id(ids, &seen, id);
-}
-
 // Phases as a tree walked depth first, each level in the order it began; a
 // phase whose parent never ended is shown at the top.
 std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
@@ -129,102 +108,316 @@ std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
   return out;
 }
 
-class Diagnoser {
- public:
-  explicit Diagnoser(const model::ReportModel& m) : m_(m) {}
+// One failure outside any frame, from the records of one group (below).
+template <class Items>
+FailureReport outside_failure(const Items& group) {
+  FailureReport f;
+  f.outside_frame = true;
+  const model::LooseFailureNote *interp = nullptr, *partial = nullptr;
+  const model::MetricsRecord* metrics = nullptr;
+  for (const auto& it : group) {
+    if (it.metrics)
+      metrics = it.metrics;
+    else if (it.note->kind == "fx_interpreter_error")
+      interp = it.note;
+    else
+      partial = it.note;
+    if (it.note) f.artifacts.push_back(it.note->kind);
+  }
+  if (metrics) {
+    f.fail_type = *metrics->fail_type;
+    f.reason = metrics->fail_reason.value_or("");
+    if (metrics->fail_file)
+      f.user_frame = fmt::format("{}:{}", *metrics->fail_file, metrics->fail_line.value_or(0));
+    f.page = metrics->page;
+  }
+  if (interp) {
+    if (f.fail_type.empty()) f.fail_type = interp->kind;
+    if (f.reason.empty()) f.reason = interp->text.substr(0, interp->text.find("\nGraphModule:"));
+    if (f.user_frame.empty()) f.user_frame = traceback_user_frame(interp->text);
+    if (f.page.empty()) f.page = interp->page;
+  }
+  if (partial) {
+    if (f.fail_type.empty()) f.fail_type = partial->kind;
+    if (f.reason.empty())
+      f.reason = "make_fx could not trace the function; the graph traced until then is in " +
+                 partial->page;
+    if (f.page.empty()) f.page = partial->page;
+  }
+  if (f.reason.empty()) f.reason = "(no reason given)";
+  std::string all = f.reason;
+  if (interp) all += "\n" + interp->text;
+  f.category = classify_failure(f.fail_type, all);
+  return f;
+}
 
-  DoctorReport run() {
-    out_.torch_version = m_.torch_version;
-    out_.source_kind = m_.source_kind;
-    out_.totals.timed = m_.source_kind != "torch_logs";
-    out_.text_lines = m_.text_lines;
-    out_.text_unknown_lines = m_.text_unknown_lines;
-    out_.text_guard_dumps = m_.text_guard_dumps;
-    collect_frames();
-    collect_recompile_reasons();
-    collect_graph_breaks();
-    collect_failures();
-    collect_slowest();
-    build_advice();
-    rank();
+// A compile of the longest, with its phases.
+SlowCompile slow_compile(const model::MetricsRecord& r, const model::ChromiumSummary& chromium) {
+  SlowCompile s;
+  s.compile_id = ref_of(r.run, *r.id);
+  s.frame_name = r.co_name;
+  s.page = r.page;
+  s.seconds = *r.entire_frame_s;
+  // The metrics' own times nest: AOT autograd > Inductor > code generation.
+  uint32_t depth = 0;
+  for (auto [name, v] : {std::pair{"backend", r.backend_s}, std::pair{"inductor", r.inductor_s},
+                         std::pair{"code_gen", r.code_gen_s}})
+    if (v) {
+      s.phases[name] = *v;
+      s.phase_tree.push_back({name, depth++, *v});
+    }
+  auto ph = chromium.phases.find(s.compile_id);
+  if (ph == chromium.phases.end()) return s;
+  // Chromium events time every phase and its nesting: their tree replaces
+  // the one above; the flat list keeps the metrics' names.
+  s.phase_tree.clear();
+  for (const auto& [p, depth] : tree_order(ph->second, chromium)) {
+    s.phase_tree.push_back({chromium.text(p->name), depth, p->seconds});
+    s.phases.try_emplace(chromium.text(p->name), 0.0);
+  }
+  std::map<std::string, double> sums;
+  for (const auto& p : ph->second) sums[chromium.text(p.name)] += p.seconds;
+  for (const auto& [name, secs] : sums)
+    if (auto it = s.phases.find(name); it != s.phases.end() && it->second == 0.0) it->second = secs;
+  return s;
+}
+
+}  // namespace
+
+using detail::add_id;
+using detail::names_recompile_limit;
+using detail::RefSet;
+
+class DoctorFold::State {
+ public:
+  void on_metrics(const model::MetricsRecord& r) {
+    ++metrics_;
+    fold_frame(r);
+    fold_failure(r);
+    if (r.id && r.recompile_reason && !with_artifact_.count(ref_of(r.run, *r.id)))
+      candidate_reason(r.run, *r.id, *r.recompile_reason);
+    if (r.id) fold_restarts(r);
+    if (r.id && r.entire_frame_s) fold_slowest(r);
+  }
+
+  void on_recompile_reasons(const model::RecompileReasons& rr) {
+    if (!rr.id) return;
+    with_artifact_.insert(ref_of(rr.run, *rr.id));
+    for (const auto& r : rr.reasons) artifact_reason(rr.run, *rr.id, r);
+  }
+
+  void on_graph_break(const model::GraphBreakNote& n) {
+    if (!n.id) return;
+    where_.try_emplace(ref_of(n.run, *n.id), user_frame_of(n.text));
+    notes_.push_back(n);
+  }
+
+  void on_loose_failure(const model::LooseFailureNote& n) { loose_.push_back(n); }
+
+  DoctorReport finish(const model::ReportModel& m) {
+    out_.torch_version = m.torch_version;
+    out_.source_kind = m.source_kind;
+    out_.totals.timed = m.source_kind != "torch_logs";
+    out_.text_lines = m.text_lines;
+    out_.text_unknown_lines = m.text_unknown_lines;
+    out_.text_guard_dumps = m.text_guard_dumps;
+    out_.totals.runs = m.runs.count();
+    place_frames(m);
+    finish_recompile_reasons();
+    for (const auto& key : order_) out_.frames.push_back(std::move(frames_[key].report));
+    frames_.clear();
+    finish_graph_breaks();
+    finish_failures();
+    for (const auto& r : slowest_) out_.slowest.push_back(slow_compile(r, m.chromium));
+    detail::build_advice(&out_);
+    std::stable_sort(out_.frames.begin(), out_.frames.end(), [](const auto& a, const auto& b) {
+      if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
+      return a.compile_time_s > b.compile_time_s;
+    });
     return std::move(out_);
   }
 
  private:
-  FrameReport& frame(uint32_t run, uint32_t id) {
-    auto [it, inserted] = frame_index_.try_emplace({run, id}, out_.frames.size());
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  using FrameKey = std::pair<uint32_t, uint32_t>;  // (run, frame id)
+
+  // A frame as the records met it. The answer lists the frames the model's
+  // dynamo_start stacks name first (by run and id), then the others in the
+  // order of their first compilation metrics, then of their first
+  // recompile_reasons artifact, then of the first recompile reason only
+  // the metrics gave.
+  struct FrameState {
+    FrameReport report;
+    uint64_t first_metrics = kNever, first_artifact = kNever;
+    bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
+  };
+
+  FrameState& frame(uint32_t run, uint32_t id) {
+    auto [it, inserted] = frames_.try_emplace({run, id});
     if (inserted) {
-      out_.frames.emplace_back();
-      out_.frames.back().run = run;
-      out_.frames.back().frame_id = id;
+      it->second.report.run = run;
+      it->second.report.frame_id = id;
     }
-    return out_.frames[it->second];
+    return it->second;
   }
 
-  void collect_frames() {
-    // Name and place from the dynamo_start stack (its last frame is the one compiled).
-    for (const auto& [key, head] : m_.frame_starts) {
-      FrameReport& f = frame(key.first, key.second);
-      f.name = head.name;
-      f.filename = head.display_filename(m_.strings);
-      f.line = head.line;
-    }
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
-    for (const auto& r : m_.metrics) {
-      if (!is_frame_compile(r.id) || r.id->autograd_id) continue;
-      FrameReport& f = frame(r.run, *r.id->frame_id);
-      if (!r.co_name.empty()) {
-        f.name = r.co_name;
-        f.filename = r.co_filename;
-        if (r.co_firstlineno) f.line = *r.co_firstlineno;
+  void fold_frame(const model::MetricsRecord& r) {
+    if (!is_frame_compile(r.id) || r.id->autograd_id) return;
+    FrameState& s = frame(r.run, *r.id->frame_id);
+    FrameReport& f = s.report;
+    s.first_metrics = std::min(s.first_metrics, metrics_);
+    if (!r.co_name.empty()) {
+      f.name = r.co_name;
+      f.filename = r.co_filename;
+      s.named = true;
+      if (r.co_firstlineno) {
+        f.line = *r.co_firstlineno;
+        s.line_known = true;
       }
-      if (seen.insert({r.run, *r.id->frame_id, *r.id->frame_compile_id}).second) {
-        ++f.compiles;
-        if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-        f.compile_ids.push_back(ref_of(r.run, *r.id));  // new: `seen` says so
-      }
-      if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
-      if (r.fail_type) ++f.failures;
-      f.compile_time_s += r.entire_frame_s.value_or(0);
-      f.max_graph_ops = std::max<uint64_t>(f.max_graph_ops, r.graph_op_count.value_or(0));
-      // Only a failure or reason that names the limit says it was hit: a frame
-      // may compile more often when the user raised the limit.
-      if (names_recompile_limit(r.fail_reason.value_or("")) ||
-          names_recompile_limit(first_line(r.recompile_reason.value_or(""))))
-        f.recompile_limit_hit = true;
     }
-    for (auto& f : out_.frames) {
+    if (seen_compiles_.insert({r.run, *r.id->frame_id, *r.id->frame_compile_id}).second) {
+      ++f.compiles;
+      if (*r.id->frame_compile_id >= 1) ++f.recompiles;
+      f.compile_ids.push_back(ref_of(r.run, *r.id));  // new: `seen_compiles_` says so
+    }
+    if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
+    if (r.fail_type) ++f.failures;
+    f.compile_time_s += r.entire_frame_s.value_or(0);
+    f.max_graph_ops = std::max<uint64_t>(f.max_graph_ops, r.graph_op_count.value_or(0));
+    // Only a failure or reason that names the limit says it was hit: a frame
+    // may compile more often when the user raised the limit.
+    if (names_recompile_limit(r.fail_reason.value_or("")) ||
+        names_recompile_limit(first_line(r.recompile_reason.value_or(""))))
+      f.recompile_limit_hit = true;
+  }
+
+  // The frames in the order of the answer (FrameState), but for those only a
+  // metrics' recompile reason names (finish_recompile_reasons adds them);
+  // the totals of those with starts or compiles.
+  void place_frames(const model::ReportModel& m) {
+    std::set<FrameKey> placed;
+    for (const auto& [key, head] : m.frame_starts) {
+      FrameState& s = frame(key.first, key.second);
+      if (!s.named) {
+        s.report.name = head.name;
+        s.report.filename = head.display_filename(m.strings);
+      }
+      if (!s.line_known) s.report.line = head.line;
+      order_.push_back(key);
+      placed.insert(key);
+    }
+    auto place = [&](uint64_t FrameState::*first) {
+      std::vector<std::pair<uint64_t, FrameKey>> met;
+      for (const auto& [key, s] : frames_)
+        if (s.*first != kNever && !placed.count(key)) met.push_back({s.*first, key});
+      std::sort(met.begin(), met.end());
+      for (const auto& [when, key] : met) {
+        order_.push_back(key);
+        placed.insert(key);
+      }
+    };
+    place(&FrameState::first_metrics);
+    for (const auto& key : order_) {
+      const FrameReport& f = frames_[key].report;
       out_.totals.recompile_limit_hits += f.recompile_limit_hit ? 1 : 0;
       out_.totals.compiles += f.compiles;
       out_.totals.recompiles += f.recompiles;
       out_.totals.compile_time_s += f.compile_time_s;
     }
-    out_.totals.frames = out_.frames.size();
-    out_.totals.runs = m_.runs.count();
+    out_.totals.frames = order_.size();
+    place(&FrameState::first_artifact);
   }
 
-  void collect_recompile_reasons() {
-    // The artifact is preferred; the metrics' recompile_reason fills gaps.
-    std::set<std::string> done;
-    auto add = [&](uint32_t run, const CompileId& id, std::string_view text) {
-      if (!id.frame_id || id.autograd_id) return;
-      auto [failed, reason] = split_reason(text);
-      std::string line = first_line(reason);
-      CompileRef ref = ref_of(run, id);
-      if (!done.insert(fmt::format("{}|{}|{}|{}", run, ref.id.folder(), failed, line)).second)
-        return;
-      frame(run, *id.frame_id)
-          .recompile_reasons.push_back({ref, failed, line, classify_recompile(reason)});
-    };
-    std::unordered_set<CompileRef, model::CompileRefHash> with_artifact;
-    for (const auto& rr : m_.recompile_reasons) {
-      if (!rr.id) continue;
-      with_artifact.insert(ref_of(rr.run, *rr.id));
-      for (const auto& r : rr.reasons) add(rr.run, *rr.id, r);
+  // Recompile reasons: a recompile_reasons artifact's are preferred; the
+  // metrics' recompile_reason fills gaps. Each (compile, failed entry,
+  // first line) once: the sets below hold where such a reason is kept.
+  struct ReasonAt {
+    const std::vector<RecompileReason>* list;
+    size_t index;
+    const RecompileReason& operator*() const { return (*list)[index]; }
+  };
+  struct ReasonHash {
+    size_t operator()(const ReasonAt& at) const {
+      const RecompileReason& r = *at;
+      size_t h = model::CompileRefHash()(r.compile_id);
+      for (const std::string* s : {&r.failed_id, &r.reason})
+        h = h * 1000003u ^ std::hash<std::string>()(*s);
+      return h;
     }
-    for (const auto& r : m_.metrics)
-      if (r.id && r.recompile_reason && !with_artifact.count(ref_of(r.run, *r.id)))
-        add(r.run, *r.id, *r.recompile_reason);
+  };
+  struct ReasonEq {
+    bool operator()(const ReasonAt& a, const ReasonAt& b) const {
+      return (*a).compile_id == (*b).compile_id && (*a).failed_id == (*b).failed_id &&
+             (*a).reason == (*b).reason;
+    }
+  };
+  using ReasonSet = std::unordered_set<ReasonAt, ReasonHash, ReasonEq>;
+
+  static std::optional<RecompileReason> reason_of(uint32_t run, const CompileId& id,
+                                                  std::string_view text) {
+    if (!id.frame_id || id.autograd_id) return std::nullopt;
+    auto [failed, reason] = split_reason(text);
+    return RecompileReason{ref_of(run, id), failed, first_line(reason), classify_recompile(reason)};
+  }
+
+  // Added to `list` unless `set` has it already.
+  static bool add_reason(RecompileReason&& r, std::vector<RecompileReason>* list, ReasonSet* set) {
+    list->push_back(std::move(r));
+    if (set->insert({list, list->size() - 1}).second) return true;
+    list->pop_back();
+    return false;
+  }
+
+  void artifact_reason(uint32_t run, const CompileId& id, std::string_view text) {
+    auto r = reason_of(run, id, text);
+    if (!r) return;
+    FrameState& s = frame(run, *id.frame_id);  // a reason met again: the frame was met
+    if (add_reason(std::move(*r), &s.report.recompile_reasons, &artifact_reasons_))
+      s.first_artifact = std::min(s.first_artifact, artifacts_++);
+  }
+
+  void candidate_reason(uint32_t run, const CompileId& id, std::string_view text) {
+    auto r = reason_of(run, id, text);
+    // The same reason is the same compile: had it an artifact, so has this one.
+    if (r && add_reason(std::move(*r), &candidates_, &candidate_reasons_))
+      candidate_frames_.push_back({run, *id.frame_id});
+  }
+
+  void finish_recompile_reasons() {
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+      if (with_artifact_.count(candidates_[i].compile_id)) continue;
+      FrameKey key = candidate_frames_[i];
+      bool met = frames_.count(key);
+      FrameState& s = frame(key.first, key.second);
+      if (add_reason(std::move(candidates_[i]), &s.report.recompile_reasons, &artifact_reasons_) &&
+          !met)
+        order_.push_back(key);
+    }
+    candidates_.clear();
+    candidate_frames_.clear();
+    candidate_reasons_.clear();
+    artifact_reasons_.clear();  // of the frames' lists, which move to the answer
+  }
+
+  // Graph breaks: the metrics' restart reasons, with the user location of
+  // the compile's first graph-break artifact; the artifacts of compiles
+  // whose metrics list none.
+  struct RestartReason {
+    CompileRef ref;
+    std::string_view reason;  // in the model's texts
+    Category category;
+  };
+
+  void fold_restarts(const model::MetricsRecord& r) {
+    for (const auto& reason : r.restart_reasons) {
+      Category cat = classify_graph_break(reason);
+      // Dynamo restarting its own analysis is not a graph break; a compile
+      // whose metrics list only such restarts keeps its break artifacts.
+      if (cat == Category::kInternalRestart) continue;
+      CompileRef b = ref_of(r.run, *r.id);
+      from_metrics_.insert(b);
+      restarts_.push_back({b, reason, cat});
+    }
   }
 
   void add_break(const CompileRef& id, const std::string& reason, const std::string& user_frame,
@@ -251,28 +444,14 @@ class Diagnoser {
     out_.totals.graph_breaks += times;
   }
 
-  void collect_graph_breaks() {
-    // User locations from the artifacts, by compile.
-    std::unordered_map<CompileRef, std::string, model::CompileRefHash> where;
-    for (const auto& n : m_.graph_break_notes)
-      if (n.id) where.try_emplace(ref_of(n.run, *n.id), user_frame_of(n.text));
-    std::unordered_set<CompileRef, model::CompileRefHash> from_metrics;
-    for (const auto& r : m_.metrics) {
-      if (!r.id || r.restart_reasons.empty()) continue;
-      CompileRef b = ref_of(r.run, *r.id);
-      auto w = where.find(b);
-      for (const auto& reason : r.restart_reasons) {
-        Category cat = classify_graph_break(reason);
-        // Dynamo restarting its own analysis is not a graph break; a compile
-        // whose metrics list only such restarts keeps its break artifacts.
-        if (cat == Category::kInternalRestart) continue;
-        from_metrics.insert(b);
-        add_break(b, first_line(reason), w == where.end() ? "" : w->second, std::string(reason),
-                  cat);
-      }
+  void finish_graph_breaks() {
+    for (const auto& r : restarts_) {
+      auto w = where_.find(r.ref);
+      add_break(r.ref, first_line(r.reason), w == where_.end() ? "" : w->second,
+                std::string(r.reason), r.category);
     }
-    for (const auto& n : m_.graph_break_notes) {
-      if (!n.id || from_metrics.count(ref_of(n.run, *n.id))) continue;
+    for (const auto& n : notes_) {
+      if (from_metrics_.count(ref_of(n.run, *n.id))) continue;
       Category cat = classify_graph_break(reason_section(n.text));
       if (cat == Category::kInternalRestart) continue;
       add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text, cat,
@@ -280,33 +459,36 @@ class Diagnoser {
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
                      [](const auto& a, const auto& b) { return a.count > b.count; });
-    break_ids_.clear();  // by the order before
   }
 
-  void collect_failures() {
-    for (size_t i = 0; i < m_.metrics.size(); ++i) {
-      const auto& r = m_.metrics[i];
-      if (!r.fail_type) continue;
-      if (!is_frame_compile(r.id)) continue;  // outside any frame: below
-      FailureReport f;
-      f.compile_id = ref_of(r.run, *r.id);
-      f.fail_type = *r.fail_type;
-      f.reason = r.fail_reason.value_or("(no reason given)");
-      if (r.fail_file) f.user_frame = fmt::format("{}:{}", *r.fail_file, r.fail_line.value_or(0));
-      f.page = r.page;
-      f.category = classify_failure(f.fail_type, f.reason);
-      // Eager fallback: no later successful compile of the same bucket.
-      f.ran_eagerly = true;
-      for (size_t j = i + 1; j < m_.metrics.size(); ++j) {
-        const auto& later = m_.metrics[j];
-        if (later.id && later.run == r.run &&
-            later.id->metrics_bucket() == r.id->metrics_bucket() && !later.fail_type) {
-          f.ran_eagerly = false;
-          break;
-        }
+  // Failures of frames in the order of their metrics; one ran eagerly when
+  // no later metrics record of its bucket succeeded.
+  void fold_failure(const model::MetricsRecord& r) {
+    if (r.id && !r.fail_type) {
+      if (auto open = failing_.find(ref_of(r.run, *r.id)); open != failing_.end()) {
+        for (size_t i : open->second) out_.failures[i].ran_eagerly = false;
+        failing_.erase(open);
       }
-      out_.failures.push_back(std::move(f));
     }
+    if (!is_frame_compile(r.id)) {  // outside any frame: finish_failures()
+      if (r.fail_type) outside_metrics_.push_back(r);
+      return;
+    }
+    framed_lines_.push_back(r.lineno);
+    if (!r.fail_type) return;
+    FailureReport f;
+    f.compile_id = ref_of(r.run, *r.id);
+    f.fail_type = *r.fail_type;
+    f.reason = r.fail_reason.value_or("(no reason given)");
+    if (r.fail_file) f.user_frame = fmt::format("{}:{}", *r.fail_file, r.fail_line.value_or(0));
+    f.page = r.page;
+    f.category = classify_failure(f.fail_type, f.reason);
+    f.ran_eagerly = true;
+    failing_[*f.compile_id].push_back(out_.failures.size());
+    out_.failures.push_back(std::move(f));
+  }
+
+  void finish_failures() {
     collect_outside_failures();
     for (auto& f : out_.failures) f.root_cause = root_exception(f.reason);
     out_.totals.failures = out_.failures.size();
@@ -325,17 +507,12 @@ class Diagnoser {
       std::string kind() const { return note ? note->kind : "compilation_metrics"; }
     };
     std::vector<Item> items;
-    std::vector<uint64_t> framed;  // lines of compilation metrics of frames
-    for (const auto& n : m_.loose_failures) items.push_back({n.lineno, &n, nullptr});
-    for (const auto& r : m_.metrics) {
-      if (is_frame_compile(r.id))
-        framed.push_back(r.lineno);
-      else if (r.fail_type)
-        items.push_back({r.lineno, nullptr, &r});
-    }
+    for (const auto& n : loose_) items.push_back({n.lineno, &n, nullptr});
+    for (const auto& r : outside_metrics_) items.push_back({r.lineno, nullptr, &r});
     std::sort(items.begin(), items.end(),
               [](const Item& a, const Item& b) { return a.lineno < b.lineno; });
-    std::sort(framed.begin(), framed.end());
+    std::sort(framed_lines_.begin(), framed_lines_.end());
+    const auto& framed = framed_lines_;
     std::vector<Item> group;
     auto flush = [&] {
       if (!group.empty()) out_.failures.push_back(outside_failure(group));
@@ -353,215 +530,59 @@ class Diagnoser {
     flush();
   }
 
-  template <class Items>
-  FailureReport outside_failure(const Items& group) {
-    FailureReport f;
-    f.outside_frame = true;
-    const model::LooseFailureNote *interp = nullptr, *partial = nullptr;
-    const model::MetricsRecord* metrics = nullptr;
-    for (const auto& it : group) {
-      if (it.metrics)
-        metrics = it.metrics;
-      else if (it.note->kind == "fx_interpreter_error")
-        interp = it.note;
-      else
-        partial = it.note;
-      if (it.note) f.artifacts.push_back(it.note->kind);
-    }
-    if (metrics) {
-      f.fail_type = *metrics->fail_type;
-      f.reason = metrics->fail_reason.value_or("");
-      if (metrics->fail_file)
-        f.user_frame = fmt::format("{}:{}", *metrics->fail_file, metrics->fail_line.value_or(0));
-      f.page = metrics->page;
-    }
-    if (interp) {
-      if (f.fail_type.empty()) f.fail_type = interp->kind;
-      if (f.reason.empty()) f.reason = interp->text.substr(0, interp->text.find("\nGraphModule:"));
-      if (f.user_frame.empty()) f.user_frame = traceback_user_frame(interp->text);
-      if (f.page.empty()) f.page = interp->page;
-    }
-    if (partial) {
-      if (f.fail_type.empty()) f.fail_type = partial->kind;
-      if (f.reason.empty())
-        f.reason = "make_fx could not trace the function; the graph traced until then is in " +
-                   partial->page;
-      if (f.page.empty()) f.page = partial->page;
-    }
-    if (f.reason.empty()) f.reason = "(no reason given)";
-    std::string all = f.reason;
-    if (interp) all += "\n" + interp->text;
-    f.category = classify_failure(f.fail_type, all);
-    return f;
+  // The longest compiles (the first of equal ones first).
+  void fold_slowest(const model::MetricsRecord& r) {
+    double s = *r.entire_frame_s;
+    auto at = std::find_if(slowest_.begin(), slowest_.end(),
+                           [&](const model::MetricsRecord& q) { return *q.entire_frame_s < s; });
+    if (at == slowest_.end() && slowest_.size() >= model::kSlowestCompiles) return;
+    slowest_.insert(at, r);
+    if (slowest_.size() > model::kSlowestCompiles) slowest_.pop_back();
   }
 
-  // The longest compiles (the first of equal ones first), with their phases.
-  void collect_slowest() {
-    std::vector<const model::MetricsRecord*> timed;
-    for (const auto& r : m_.metrics)
-      if (r.id && r.entire_frame_s) timed.push_back(&r);
-    std::stable_sort(timed.begin(), timed.end(), [](const auto* a, const auto* b) {
-      return *a->entire_frame_s > *b->entire_frame_s;
-    });
-    if (timed.size() > model::kSlowestCompiles) timed.resize(model::kSlowestCompiles);
-    for (const auto* r : timed) out_.slowest.push_back(slow_compile(*r));
-  }
-
-  SlowCompile slow_compile(const model::MetricsRecord& r) const {
-    SlowCompile s;
-    s.compile_id = ref_of(r.run, *r.id);
-    s.frame_name = r.co_name;
-    s.page = r.page;
-    s.seconds = *r.entire_frame_s;
-    // The metrics' own times nest: AOT autograd > Inductor > code generation.
-    uint32_t depth = 0;
-    for (auto [name, v] : {std::pair{"backend", r.backend_s}, std::pair{"inductor", r.inductor_s},
-                           std::pair{"code_gen", r.code_gen_s}})
-      if (v) {
-        s.phases[name] = *v;
-        s.phase_tree.push_back({name, depth++, *v});
-      }
-    auto ph = m_.chromium.phases.find(s.compile_id);
-    if (ph == m_.chromium.phases.end()) return s;
-    // Chromium events time every phase and its nesting: their tree replaces
-    // the one above; the flat list keeps the metrics' names.
-    s.phase_tree.clear();
-    const auto& chromium = m_.chromium;
-    for (const auto& [p, depth] : tree_order(ph->second, chromium)) {
-      s.phase_tree.push_back({chromium.text(p->name), depth, p->seconds});
-      s.phases.try_emplace(chromium.text(p->name), 0.0);
-    }
-    std::map<std::string, double> sums;
-    for (const auto& p : ph->second) sums[chromium.text(p.name)] += p.seconds;
-    for (const auto& [name, secs] : sums)
-      if (auto it = s.phases.find(name); it != s.phases.end() && it->second == 0.0)
-        it->second = secs;
-    return s;
-  }
-
-  void advise(Category c, const std::string& message, const std::vector<CompileRef>& ids) {
-    for (auto& a : out_.advice)
-      if (a.category == c && a.message == message) {
-        add_ids(&a.compile_ids, ids);
-        return;
-      }
-    out_.advice.push_back({c, message, ids, {}, {}, {}});
-  }
-
-  void build_advice() {
-    for (const auto& f : out_.frames) {
-      // One train()/eval() switch per frame is expected: said, not advised.
-      // (counted by recompile: one recompile lists each cached entry it failed)
-      std::set<std::string> train_eval_ids;
-      for (const auto& r : f.recompile_reasons)
-        if (r.category == Category::kTrainEval)
-          train_eval_ids.insert(std::to_string(r.compile_id.run) + "|" + r.compile_id.id.bare());
-      size_t train_eval = train_eval_ids.size();
-      for (const auto& r : f.recompile_reasons) {
-        if (r.category == Category::kTrainEval && train_eval == 1) {
-          std::string msg = expected_text(r.category, f.name);
-          bool said = false;
-          for (const auto& e : out_.expected) said = said || e.message == msg;
-          if (!said) out_.expected.push_back({r.category, msg, {r.compile_id}});
-          continue;
-        }
-        std::string msg = advice_text(r.category, f.name);
-        std::string flags = config_flags_named(r.reason);
-        if (!flags.empty()) msg += " The reason names " + flags + ".";
-        advise(r.category, msg, {r.compile_id});
-      }
-      if (f.recompile_limit_hit)
-        advise(Category::kRecompileLimit, advice_text(Category::kRecompileLimit, f.name),
-               f.compile_ids);
-      if (f.recompiles >= 3 && f.max_graph_ops >= 50)
-        advise(Category::kLargeFrame,
-               advice_text(Category::kLargeFrame, f.name) +
-                   fmt::format(" ({} ops, {} recompiles)", f.max_graph_ops, f.recompiles),
-               f.compile_ids);
-    }
-    for (const auto& g : out_.graph_breaks) {
-      GraphBreakParts parts{g.reason, g.explanation, g.registry_id, g.registry_url};
-      std::string msg = graph_break_advice(g.category, parts, g.user_frame);
-      std::string flags = config_flags_named(g.detail);
-      if (!flags.empty()) msg += " The reason names " + flags + ".";
-      std::string page = registry_note(parts);
-      if (!page.empty()) msg += " " + page;
-      advise(g.category, msg, g.compile_ids);
-      if (!page.empty()) {
-        for (auto& a : out_.advice)
-          if (a.category == g.category && a.message == msg)
-            std::tie(a.page_note, a.page_id, a.page_url) =
-                std::tie(page, g.registry_id, g.registry_url);
-      }
-    }
-    for (const auto& f : out_.failures) {
-      if (names_recompile_limit(f.reason)) continue;  // advised as recompile_limit above
-      std::vector<CompileRef> ids;
-      if (f.compile_id) ids.push_back(*f.compile_id);
-      advise(f.category, failure_advice_text(f.category), ids);
-    }
-  }
-
-  void rank() {
-    std::stable_sort(out_.frames.begin(), out_.frames.end(), [](const auto& a, const auto& b) {
-      if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
-      return a.compile_time_s > b.compile_time_s;
-    });
-  }
-
-  const model::ReportModel& m_;
   DoctorReport out_;
-  std::map<std::pair<uint32_t, uint32_t>, size_t> frame_index_;  // (run, frame id)
+  uint64_t metrics_ = 0, artifacts_ = 0;  // records met
+  std::map<FrameKey, FrameState> frames_;
+  std::vector<FrameKey> order_;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen_compiles_;  // run, frame, compile
+  // Recompile reasons.
+  std::unordered_set<CompileRef, model::CompileRefHash> with_artifact_;
+  ReasonSet artifact_reasons_, candidate_reasons_;
+  std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
+  std::vector<FrameKey> candidate_frames_;
+  // Graph breaks.
+  std::unordered_map<CompileRef, std::string, model::CompileRefHash> where_;
+  std::vector<model::GraphBreakNote> notes_;
+  std::vector<RestartReason> restarts_;
+  std::unordered_set<CompileRef, model::CompileRefHash> from_metrics_;
   std::unordered_map<std::string, size_t> break_index_;
   std::vector<RefSet> break_ids_;  // each group's compile_ids
+  // Failures: those of each bucket that no later metrics record has
+  // succeeded yet (indexes in out_.failures); outside any frame.
+  std::unordered_map<CompileRef, std::vector<size_t>, model::CompileRefHash> failing_;
+  std::vector<model::MetricsRecord> outside_metrics_;
+  std::vector<model::LooseFailureNote> loose_;
+  std::vector<uint64_t> framed_lines_;         // of the compilation metrics of frames
+  std::vector<model::MetricsRecord> slowest_;  // longest first, at most kSlowestCompiles
 };
 
-}  // namespace
+DoctorFold::DoctorFold() : s_(std::make_unique<State>()) {}
+DoctorFold::~DoctorFold() = default;
+void DoctorFold::on_metrics(const model::MetricsRecord& r) { s_->on_metrics(r); }
+void DoctorFold::on_recompile_reasons(const model::RecompileReasons& r) {
+  s_->on_recompile_reasons(r);
+}
+void DoctorFold::on_graph_break(const model::GraphBreakNote& n) { s_->on_graph_break(n); }
+void DoctorFold::on_loose_failure(const model::LooseFailureNote& n) { s_->on_loose_failure(n); }
 
-DoctorReport diagnose(const model::ReportModel& model) { return Diagnoser(model).run(); }
-
-void add_totals(Totals* sum, const Totals& t) {
-  sum->frames += t.frames;
-  sum->compiles += t.compiles;
-  sum->recompiles += t.recompiles;
-  sum->graph_breaks += t.graph_breaks;
-  sum->failures += t.failures;
-  sum->recompile_limit_hits += t.recompile_limit_hits;
-  sum->compile_time_s += t.compile_time_s;
+DoctorReport DoctorFold::finish(const model::ReportModel& m) {
+  for (const auto& r : m.recompile_reasons) s_->on_recompile_reasons(r);
+  for (const auto& n : m.graph_break_notes) s_->on_graph_break(n);
+  for (const auto& n : m.loose_failures) s_->on_loose_failure(n);
+  for (const auto& r : m.metrics) s_->on_metrics(r);
+  return s_->finish(m);
 }
 
-std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reasons) {
-  std::vector<ReasonGroup> groups;
-  std::map<std::string, size_t> index;
-  std::vector<RefSet> ids;  // each group's compile_ids
-  for (const auto& r : reasons) {
-    std::string key = std::string(category_name(r.category)) + "|" + normalize_reason(r.reason);
-    auto [it, inserted] = index.try_emplace(key, groups.size());
-    if (inserted) {
-      groups.push_back({r.category, r.reason, {}});
-      ids.emplace_back();
-    }
-    add_id(&groups[it->second].compile_ids, &ids[it->second], r.compile_id);
-  }
-  return groups;
-}
-
-std::string ref_label(const CompileRef& ref, bool show_run) {
-  return show_run ? fmt::format("{} (run {})", ref.id.bare(), ref.run) : ref.id.bare();
-}
-
-std::string refs_text(const std::vector<CompileRef>& refs, bool show_run, size_t max) {
-  std::string s;
-  uint32_t run = 0;
-  for (size_t i = 0; i < refs.size() && i < max; ++i) {
-    if (show_run && refs[i].run != run) {
-      run = refs[i].run;
-      s += fmt::format("{}run {}:", i ? "; " : "", run);
-    }
-    s += (s.empty() ? "" : " ") + refs[i].id.bare();
-  }
-  if (refs.size() > max) s += " ...";
-  return s;
-}
+DoctorReport diagnose(const model::ReportModel& model) { return DoctorFold().finish(model); }
 
 }  // namespace tlscope::analysis

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/classify.h"
+#include "model/record_feed.h"
 #include "model/report_model.h"
 
 namespace tlscope::analysis {
@@ -128,6 +130,33 @@ struct DoctorReport {
 };
 
 DoctorReport diagnose(const model::ReportModel& model);
+
+// The doctor fed a log's records one at a time: as they are read
+// (ingest::IngestOptions::feed; the model then keeps none of them), or from
+// a model that kept them (diagnose()). What it holds grows with what it
+// will say (frames, recompile reasons, graph breaks, failures), not with
+// the log's compiles; the answer is the same either way.
+class DoctorFold : public model::RecordFeed {
+ public:
+  DoctorFold();
+  ~DoctorFold() override;
+  DoctorFold(const DoctorFold&) = delete;
+  DoctorFold& operator=(const DoctorFold&) = delete;
+
+  void on_metrics(const model::MetricsRecord& r) override;
+  void on_recompile_reasons(const model::RecompileReasons& r) override;
+  void on_graph_break(const model::GraphBreakNote& n) override;
+  void on_loose_failure(const model::LooseFailureNote& n) override;
+
+  // The answer, once the whole log is read: `m`'s own lists of records (when
+  // it kept them) are fed first; the rest of the model (frame starts,
+  // phases, runs) is read here. Once.
+  DoctorReport finish(const model::ReportModel& m);
+
+ private:
+  class State;
+  std::unique_ptr<State> s_;
+};
 
 // A frame's recompile reasons with the same class and pattern (numbers
 // ignored): each recompile lists every cached entry whose guard failed, so a

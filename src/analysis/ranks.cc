@@ -57,9 +57,15 @@ std::string rank_ranges(const std::vector<uint32_t>& ranks) {
 }
 
 RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::ReportModel& m) {
+  DoctorFold fold;
+  return diagnose_rank(rank, log, m, &fold);
+}
+
+RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
+                            DoctorFold* fold) {
   RankDiagnosis r;
   r.log = {rank, log};
-  r.doctor = diagnose(m);
+  r.doctor = fold->finish(m);
   r.summary = summarize_rank(rank, log, m, r.doctor);
   return r;
 }

@@ -119,6 +119,9 @@ struct RankDiagnosis {
 // One rank's model diagnosed and summarised (a rank log, or one rank of
 // TORCH_LOGS text).
 RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::ReportModel& m);
+// The same for a model read with `fold` fed its records (IngestOptions::feed).
+RankDiagnosis diagnose_rank(uint32_t rank, const std::string& log, const model::ReportModel& m,
+                            DoctorFold* fold);
 
 // F69 on its own (also unit-tested with the reference's case).
 ExecOrderResult analyze_execution_order(

@@ -49,14 +49,17 @@ std::optional<Diagnosed> diagnose_input(const std::string& log) {
     error(trace::neither_message(log));
     return std::nullopt;
   }
-  auto result = ingest::read_log(log, ingest::doctor_options(false));
+  analysis::DoctorFold fold;
+  ingest::IngestOptions opts = ingest::doctor_options(false);
+  opts.feed = &fold;  // the records are folded as they are read, not kept
+  auto result = ingest::read_log(log, opts);
   if (!result.ok) {
     error(result.error);
     return std::nullopt;
   }
   if (auto w = not_a_trace_log(log, result.model.stats); !w.empty()) warning(w);
   Diagnosed d;
-  d.one = analysis::diagnose(result.model);
+  d.one = fold.finish(result.model);
   return d;
 }
 
@@ -68,12 +71,14 @@ std::vector<analysis::RankDiagnosis> diagnose_ranks(const std::vector<io::RankLo
                                                     unsigned jobs) {
   std::vector<analysis::RankDiagnosis> out(logs.size());
   base::in_parallel(0, logs.size(), jobs, [&](size_t i) {
+    analysis::DoctorFold fold;
     ingest::IngestOptions opts = ingest::doctor_options(true);
+    opts.feed = &fold;
     // Two or more logs at once keep the cores busy: no thread reading ahead.
     opts.plain_read_ahead = std::min<size_t>(jobs, logs.size()) < 2;
     opts.message_prefix = fmt::format("rank {}: ", logs[i].rank);
     auto run = ingest::read_log(logs[i].path, opts);
-    if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model);
+    if (run.ok) out[i] = analysis::diagnose_rank(logs[i].rank, logs[i].path, run.model, &fold);
     out[i].log = logs[i];
     if (!run.ok) out[i].error = run.error;
   });

@@ -1,9 +1,6 @@
 #include "model/report_model.h"
 
 #include <algorithm>
-#include <functional>
-#include <limits>
-#include <queue>
 
 namespace tlscope::model {
 
@@ -13,39 +10,27 @@ uint32_t ChromiumSummary::intern(std::string_view s) {
   return it->second;
 }
 
-void ChromiumSummary::prune(const std::deque<MetricsRecord>& metrics, size_t keep,
-                            size_t settled) {
-  if (metrics.size() <= settled) return;
-  // The keep-th longest compile so far.
-  std::priority_queue<double, std::vector<double>, std::greater<>> longest;
-  for (const auto& r : metrics) {
-    if (!r.id || !r.entire_frame_s) continue;
-    longest.push(*r.entire_frame_s);
-    if (longest.size() > keep) longest.pop();
-  }
-  if (longest.size() < keep) return;
-  double bound = longest.top();
-  struct Seen {
-    bool any = false;
-    size_t last = 0;
-    double longest = -std::numeric_limits<double>::infinity();
-  };
-  std::unordered_map<CompileRef, Seen, CompileRefHash> seen;
-  seen.reserve(phases.size());
-  for (const auto& [ref, list] : phases) seen.try_emplace(ref);
-  for (size_t i = 0; i < metrics.size(); ++i) {
-    const auto& r = metrics[i];
-    if (!r.id) continue;
-    auto it = seen.find({r.run, r.id->metrics_bucket()});
-    if (it == seen.end()) continue;
-    it->second.any = true;
-    it->second.last = i;
-    if (r.entire_frame_s) it->second.longest = std::max(it->second.longest, *r.entire_frame_s);
-  }
-  size_t recent = metrics.size() - settled;
+void ChromiumSummary::on_metrics(const MetricsRecord& r) {
+  ++metrics_;
+  if (!r.id) return;
+  Seen& s = seen_[{r.run, r.id->metrics_bucket()}];
+  s.last = metrics_;
+  if (!r.entire_frame_s) return;
+  s.longest = s.timed ? std::max(s.longest, *r.entire_frame_s) : *r.entire_frame_s;
+  s.timed = true;
+  longest_.push(*r.entire_frame_s);
+  if (longest_.size() > kSlowestCompiles) longest_.pop();
+}
+
+void ChromiumSummary::prune(size_t settled) {
+  if (metrics_ <= settled || longest_.size() < kSlowestCompiles) return;
+  double bound = longest_.top();
+  uint64_t recent = metrics_ - settled;
   for (auto it = phases.begin(); it != phases.end();) {
-    const Seen& s = seen[it->first];
-    if (s.any && s.last < recent && s.longest < bound)
+    auto s = seen_.find(it->first);
+    // Untimed records: longer than none (-infinity before).
+    if (s != seen_.end() && s->second.last <= recent &&
+        (!s->second.timed || s->second.longest < bound))
       it = phases.erase(it);
     else
       ++it;

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
+#include <queue>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -96,12 +98,17 @@ struct ChromiumSummary {
   // Only the kSlowestCompiles longest compiles' are ever shown: prune() lets
   // the others go, so that they do not grow with the log.
   std::unordered_map<CompileRef, std::vector<Phase>, CompileRefHash> phases;
-  // Drops the phases of compiles that can no longer be among the `keep`
-  // longest: each of their compilation_metrics records took less than the
-  // keep-th longest so far (a bound that only rises), and the last came
-  // before the `settled` latest records (a restart's next attempt, which
-  // shares its bucket, comes at once). Compiles without metrics keep theirs.
-  void prune(const std::deque<MetricsRecord>& metrics, size_t keep, size_t settled);
+  // A compilation_metrics record read (each, in the order of the log): what
+  // prune() weighs.
+  void on_metrics(const MetricsRecord& r);
+  // Drops the phases of compiles that can no longer be among the
+  // kSlowestCompiles longest: each of their compilation_metrics records took
+  // less than the kSlowestCompiles-th longest so far (a bound that only
+  // rises), and the last came before the `settled` latest records (a
+  // restart's next attempt, which shares its bucket, comes at once).
+  // Compiles without metrics keep theirs.
+  void prune(size_t settled);
+  uint64_t metrics_seen() const { return metrics_; }
   // The names and paths of phases, each kept once.
   const std::string& text(uint32_t id) const { return texts_[id]; }
   uint32_t intern(std::string_view s);
@@ -109,6 +116,16 @@ struct ChromiumSummary {
  private:
   std::vector<std::string> texts_;
   std::unordered_map<std::string, uint32_t> ids_;
+  // What prune() weighs: the longest compile times so far (the shortest of
+  // them on top), and per compile its latest metrics record and longest time.
+  struct Seen {
+    uint64_t last = 0;
+    double longest = 0;
+    bool timed = false;
+  };
+  std::priority_queue<double, std::vector<double>, std::greater<>> longest_;
+  std::unordered_map<CompileRef, Seen, CompileRefHash> seen_;
+  uint64_t metrics_ = 0;
 };
 
 // A `recompile_reasons` artifact: why the cached entries of this frame failed

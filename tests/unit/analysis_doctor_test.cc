@@ -79,7 +79,7 @@ TEST(Doctor, FramesCountCompilesRecompilesRestartsAndTime) {
       at(2, 0,
          {{"dynamo_start",
            {{"stack", json::array({{{"line", 7}, {"name", "helper"}, {"filename", 0}}})}}}});
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
 
   ASSERT_EQ(d.frames.size(), 3u);
   // Most recompiled first although frame 1 took longer.
@@ -141,7 +141,7 @@ TEST(Doctor, RecompileReasonsAreSplitClassifiedAndGrouped) {
       at(2, 1, artifact("recompile_reasons", "json"),
          json(Strings{"2/0: ___check_obj_id(L['fn'], 140234)"}).dump()) +
       at(2, 1, metrics("mode", 1.0, {{"recompile_reason", "2/0: something else"}}));
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
 
   const FrameReport* fwd = frame_named(d, "forward");
   ASSERT_TRUE(fwd);
@@ -222,7 +222,7 @@ TEST(GroupReasons, GroupsByClassAndPatternListingEachRecompileOnce) {
 TEST(Doctor, OneTrainEvalSwitchIsExpectedTwoAreAdvice) {
   std::string once = at(0, 0, start()) + at(0, 0, metrics("evaluate", 1.0)) +
                      recompile(0, 1, {"0/0: L['self'].training == True"}, "evaluate", 1.0);
-  DoctorReport d = diagnose(read_text(once, false));
+  DoctorReport d = diagnose_log(once);
   ASSERT_EQ(d.frames.size(), 1u);
   ASSERT_EQ(d.frames[0].recompile_reasons.size(), 1u);
   EXPECT_EQ(d.frames[0].recompile_reasons[0].category, Category::kTrainEval);
@@ -237,7 +237,7 @@ TEST(Doctor, OneTrainEvalSwitchIsExpectedTwoAreAdvice) {
       once + recompile(0, 2,
                        {"0/0: L['self'].training == False", "0/1: L['self'].training == True"},
                        "evaluate", 1.0);
-  d = diagnose(read_text(twice, false));
+  d = diagnose_log(twice);
   EXPECT_TRUE(d.expected.empty());
   ASSERT_EQ(d.advice.size(), 1u);
   EXPECT_EQ(d.advice[0].category, Category::kTrainEval);
@@ -264,7 +264,7 @@ TEST(Doctor, BreakArtifactCountsWhenMetricsListOnlyAnInternalRestart) {
          metrics("forward", 1.0,
                  {{"restart_reasons",
                    {"<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"}}}));
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
   EXPECT_EQ(d.totals.graph_breaks, 1u);
   ASSERT_EQ(d.graph_breaks.size(), 1u);
   EXPECT_EQ(d.graph_breaks[0].category, Category::kExplicitBreak);
@@ -293,7 +293,7 @@ TEST(Doctor, GraphBreaksAreGroupedClassifiedAndCounted) {
       // frame 3: the same explicit break elsewhere is another group
       at(3, 0, start()) + note(3, "/home/u/other.py:5", explicit_break) +
       at(3, 0, metrics("c", 1.0));
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
 
   EXPECT_EQ(d.totals.graph_breaks, 4u);  // the internal restart is not one
   ASSERT_EQ(d.graph_breaks.size(), 3u);
@@ -353,7 +353,7 @@ TEST(Doctor, FailuresInFramesAreReportedAndAdvised) {
                                  "Could not guard on data-dependent "
                                  "expression Eq(u0, 1)"}})) +
                     at(1, 0, start(), {}, 1) + at(1, 0, metrics("step", 1.0), {}, 1);
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
 
   EXPECT_EQ(d.totals.failures, 2u);
   ASSERT_EQ(d.failures.size(), 2u);
@@ -393,7 +393,7 @@ TEST(Doctor, FailuresOutsideFramesGroupTheirArtifacts) {
                     rec(artifact("make_fx_fail_partial", "string"), std::string("graph():")) +
                     rec(artifact("fx_interpreter_error", "string"),
                         std::string("ZeroDivisionError: division by zero"));
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
 
   ASSERT_EQ(d.failures.size(), 2u);
   const FailureReport& f = d.failures[0];
@@ -423,7 +423,7 @@ TEST(Doctor, RecompileLimitIsFlaggedAndAdvised) {
                        metrics("loop", 0.1,
                                {{"fail_type", "RecompileLimitExceeded"},
                                 {"fail_reason", "cache_size_limit reached"}}));
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
   ASSERT_EQ(d.frames.size(), 1u);
   EXPECT_TRUE(d.frames[0].recompile_limit_hit);
   EXPECT_EQ(d.totals.recompile_limit_hits, 1u);
@@ -444,7 +444,7 @@ TEST(Doctor, RecompileLimitIsFlaggedAndAdvised) {
   std::string many = at(0, 0, start()) + at(0, 0, metrics("loop", 1.0));
   for (int i = 1; i <= 9; ++i)
     many += recompile(0, i, {"0/0: L['n'] == " + std::to_string(i)}, "loop", 0.1);
-  d = diagnose(read_text(many, false));
+  d = diagnose_log(many);
   EXPECT_FALSE(d.frames[0].recompile_limit_hit);
   EXPECT_EQ(d.totals.recompile_limit_hits, 0u);
   EXPECT_EQ(d.frames[0].recompiles, 9u);
@@ -456,7 +456,7 @@ TEST(Doctor, LargeFrameRecompiledOftenIsAdvised) {
   for (int i = 1; i <= 3; ++i)
     log += recompile(0, i, {"0/0: tensor 'x' size mismatch at index 0. expected 1, actual 2"},
                      "big", 0.1);
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
   const Advice* large = nullptr;
   for (const auto& a : d.advice)
     if (a.category == Category::kLargeFrame) large = &a;
@@ -471,7 +471,7 @@ TEST(Doctor, SecondRunCountsItsOwnFramesAndCompiles) {
       at(0, 0, start()) + at(0, 0, metrics("forward", 1.0)) +
       recompile(0, 1, {"0/0: tensor 'x' size mismatch at index 0. expected 1, actual 2"}, "forward",
                 1.0);
-  DoctorReport d = diagnose(read_text(run + run, false));
+  DoctorReport d = diagnose_log(run + run);
   EXPECT_EQ(d.totals.runs, 2u);
   EXPECT_TRUE(d.several_runs());
   EXPECT_EQ(d.totals.frames, 2u);
@@ -508,7 +508,7 @@ TEST(Doctor, SlowestCompilesCarryTheirPhases) {
                  {{"backend_compile_time_s", 6.0},
                   {"inductor_compile_time_s", 5.0},
                   {"code_gen_time_s", 1.5}}));
-  DoctorReport d = diagnose(read_text(log, false));
+  DoctorReport d = diagnose_log(log);
   ASSERT_EQ(d.slowest.size(), 2u);
   // Slowest first.
   const SlowCompile& other = d.slowest[0];

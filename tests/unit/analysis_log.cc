@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "analysis/summary.h"
 #include "io/byte_source.h"
 #include "io/line_reader.h"
 #include "model/ingest/read_log.h"
@@ -79,6 +80,37 @@ model::ReportModel read_text(const std::string& log, bool noise_digests) {
   EXPECT_EQ(m.stats.strict_failures(), 0u) << m.stats.to_string();
   EXPECT_EQ(m.stats.unknown, 0u) << m.stats.to_string();
   return m;
+}
+
+analysis::DoctorReport diagnose_log(const std::string& log) {
+  model::ReportModel whole = read_text(log);
+  analysis::DoctorReport d = analysis::diagnose(whole);
+  std::string want = analysis::summary_json(d, "test.log", "x");
+
+  analysis::DoctorFold fold;
+  io::LineReader lines(std::make_unique<StringSource>(log));
+  model::ReportModel streamed;
+  streamed.input_path = "test.log";
+  ingest::ReadOptions opts;
+  opts.ingest.feed = &fold;
+  ingest::read_records(lines, &streamed, opts);
+  EXPECT_TRUE(streamed.metrics.empty() && streamed.recompile_reasons.empty() &&
+              streamed.graph_break_notes.empty() && streamed.loose_failures.empty());
+  EXPECT_EQ(analysis::summary_json(fold.finish(streamed), "test.log", "x"), want);
+
+  analysis::DoctorFold reversed;  // metrics first, the artifacts after them
+  for (const auto& r : whole.metrics) reversed.on_metrics(r);
+  for (const auto& n : whole.loose_failures) reversed.on_loose_failure(n);
+  for (const auto& n : whole.graph_break_notes) reversed.on_graph_break(n);
+  for (const auto& r : whole.recompile_reasons) reversed.on_recompile_reasons(r);
+  model::ReportModel rest;  // what the model has besides the records
+  rest.frame_starts = whole.frame_starts;
+  rest.strings = whole.strings;
+  rest.chromium = whole.chromium;
+  rest.runs = whole.runs;
+  rest.torch_version = whole.torch_version;
+  EXPECT_EQ(analysis::summary_json(reversed.finish(rest), "test.log", "x"), want);
+  return d;
 }
 
 }  // namespace tlscope::analysis_log

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/doctor.h"
 #include "model/report_model.h"
 
 namespace tlscope::analysis_log {
@@ -20,6 +21,12 @@ std::string at(int frame, int compile, nlohmann::json body,
 // The model of `log` read from memory; the test fails if a line of it does
 // not read (a broken test log would test nothing).
 model::ReportModel read_text(const std::string& log, bool noise_digests = false);
+// The doctor's answer on `log`: the model read whole and then diagnosed.
+// The test fails unless the doctor fed the records as they are read
+// (analysis::DoctorFold through IngestOptions::feed, the model keeping none
+// of them) says the same, and the same again when fed the whole model's
+// records in the opposite order of their kinds.
+analysis::DoctorReport diagnose_log(const std::string& log);
 
 // compilation_metrics of a clean compile: a graph, no restart, no failure.
 inline nlohmann::json metrics(const std::string& name, double seconds,

@@ -118,7 +118,7 @@ TEST(SummaryText, EmptyLogSaysNothingWasCompiled) {
 }
 
 TEST(SummaryText, EverySectionSaysWhatTheLogHolds) {
-  DoctorReport d = diagnose(read_text(busy_log()));
+  DoctorReport d = diagnose_log(busy_log());
   std::string s = summary_text(d, "busy.log", false);
   SCOPED_TRACE(s);
   Strings lines = lines_of(s);
@@ -181,7 +181,7 @@ TEST(SummaryText, EverySectionSaysWhatTheLogHolds) {
 }
 
 TEST(SummaryText, KeepsToTheWidthAndColoursOnlyWhenAsked) {
-  DoctorReport d = diagnose(read_text(busy_log()));
+  DoctorReport d = diagnose_log(busy_log());
   for (size_t width : {80u, 100u}) {
     std::string s = summary_text(
         d, "/a/very/long/path/to/some/folder/of/logs/written/by/a/training/job/on/node7/busy.log",
@@ -215,7 +215,7 @@ TEST(SummaryText, ControlBytesOfTheLogBecomeQuestionMarks) {
   std::string name = "f\u001b]0;owned\u0007\u001b[2J";
   std::string log = at(0, 0, start()) + at(0, 0, metrics(name, 2.0)) +
                     recompile(0, 1, {"0/0: L['x'] == 1\r\u001b[1A hidden"}, name, 1.0);
-  DoctorReport d = diagnose(read_text(log));
+  DoctorReport d = diagnose_log(log);
   for (bool colour : {false, true}) {
     std::string s = summary_text(d, "ctl.log", colour);
     EXPECT_TRUE(has(s, "f?]0;owned??[2J")) << s;
@@ -248,7 +248,7 @@ TEST(SummaryText, QuietFramesBeyondTheSlowestFiveAreOneLine) {
   std::string log;
   for (int i = 0; i < 8; ++i)
     log += at(i, 0, start()) + at(i, 0, metrics("quiet" + std::to_string(i), 1.0 + i));
-  DoctorReport d = diagnose(read_text(log));
+  DoctorReport d = diagnose_log(log);
   std::string s = summary_text(d, "quiet.log", false);
   SCOPED_TRACE(s);
   for (int i = 3; i < 8; ++i) EXPECT_TRUE(has(s, " quiet" + std::to_string(i) + " "));
@@ -266,7 +266,7 @@ TEST(SummaryText, QuietFramesBeyondTheSlowestFiveAreOneLine) {
   std::string six;
   for (int i = 0; i < 6; ++i)
     six += at(i, 0, start()) + at(i, 0, metrics("quiet" + std::to_string(i), 1.0));
-  std::string s6 = summary_text(diagnose(read_text(six)), "six.log", false);
+  std::string s6 = summary_text(diagnose_log(six), "six.log", false);
   for (int i = 0; i < 6; ++i) EXPECT_TRUE(has(s6, " quiet" + std::to_string(i) + " "));
 }
 
@@ -276,7 +276,7 @@ TEST(SummaryText, SeveralRunsAreSaidAndLabelled) {
       at(0, 0,
          metrics("forward", 1.0,
                  {{"fail_type", "BackendCompilerFailed"}, {"fail_reason", "RuntimeError: boom"}}));
-  DoctorReport d = diagnose(read_text(run + run));
+  DoctorReport d = diagnose_log(run + run);
   ASSERT_EQ(d.totals.runs, 2u);
   std::string s = summary_text(d, "runs.log", false);
   SCOPED_TRACE(s);
@@ -288,7 +288,7 @@ TEST(SummaryText, SeveralRunsAreSaidAndLabelled) {
 }
 
 TEST(SummaryText, TorchLogsTextHasNoTimes) {
-  DoctorReport d = diagnose(read_text(at(0, 0, start()) + at(0, 0, metrics("forward", 1.5))));
+  DoctorReport d = diagnose_log(at(0, 0, start()) + at(0, 0, metrics("forward", 1.5)));
   d.source_kind = "torch_logs";
   d.totals.timed = false;
   d.text_lines = 120;
@@ -323,7 +323,7 @@ TEST(SummaryJson, EmptyLog) {
 }
 
 TEST(SummaryJson, SaysWhatTheDoctorFound) {
-  DoctorReport d = diagnose(read_text(busy_log()));
+  DoctorReport d = diagnose_log(busy_log());
   json j = json::parse(summary_json(d, "busy.log", "tlscope summary --json busy.log"));
   EXPECT_EQ(j["empty"], false);
   EXPECT_EQ(j["source"]["pytorch_version"], "2.6.0+cu124");
@@ -405,7 +405,7 @@ std::string redumped(const std::string& text) {
 // backslash, control bytes, non-ASCII text and a byte that is not UTF-8.
 DoctorReport odd_doctor() {
   std::string odd = "a \"quoted\" C:\\path\n\ttab \x01 \xc3\xa9t\xc3\xa9 \xff end";
-  DoctorReport d = diagnose(read_text(busy_log()));
+  DoctorReport d = diagnose_log(busy_log());
   d.torch_version = odd;
   for (auto& f : d.frames) {
     f.name = odd;

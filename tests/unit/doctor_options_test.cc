@@ -2,8 +2,9 @@
 // payload digests, no outputs, no page facts) changes nothing it says: on
 // every recorded log and every corpus log, the doctor's answer about the
 // model read the report's way and about the model read the doctor's way is
-// the same text, byte for byte. And the doctor's model holds none of what
-// only the report's pages read.
+// the same text, byte for byte; and so is the answer of the doctor fed the
+// records as they are read. The doctor's model holds none of what only the
+// report's pages read.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,17 @@ size_t expect_same_answer(const fs::path& log) {
   std::string want = analysis::summary_json(analysis::diagnose(full.model), log.string(), "x");
   std::string got = analysis::summary_json(analysis::diagnose(lean.model), log.string(), "x");
   EXPECT_EQ(got, want) << log;
+  // Folded as they are read, the records are not kept, and the answer is
+  // the same.
+  analysis::DoctorFold fold;
+  IngestOptions opts = doctor_options(false);
+  opts.feed = &fold;
+  auto streamed = read_log(log.string(), opts);
+  EXPECT_TRUE(streamed.ok) << log;
+  EXPECT_TRUE(streamed.model.metrics.empty() && streamed.model.recompile_reasons.empty() &&
+              streamed.model.graph_break_notes.empty() && streamed.model.loose_failures.empty())
+      << log;
+  EXPECT_EQ(analysis::summary_json(fold.finish(streamed.model), log.string(), "x"), want) << log;
   // Streamed member by member, it is what json::dump(2) of the whole value
   // writes (summary_json.cc gives the keys in dump's order).
   EXPECT_EQ(got, nlohmann::json::parse(got).dump(2, ' ', false,

@@ -1,4 +1,4 @@
-// ChromiumSummary::prune: the phases of compiles that can no longer be among
+// ChromiumSummary::on_metrics and prune: the phases of compiles that can no longer be among
 // the doctor's longest are let go as the log is read, and those of every
 // compile that can still be shown are kept whole. Checked against the
 // longest compiles of the whole list, on random compile times with ties,
@@ -59,13 +59,14 @@ TEST(PhasePrune, TheLongestCompilesKeepEveryPhase) {
         r.id = id_of(frame, attempt);
         if (rng() % 7) r.entire_frame_s = static_cast<double>(rng() % 400) / 10;  // ties
         metrics.push_back(r);
-        if (metrics.size() % 512 == 0) chromium.prune(metrics, 20, 512);
+        chromium.on_metrics(r);
+        if (metrics.size() % 512 == 0) chromium.prune(512);
       }
     }
     // A compile whose metrics are still to come keeps its phases.
     CompileRef pending{1, id_of(99999).metrics_bucket()};
     chromium.phases[pending].push_back({0, 0, 0, 0.0, 1.0});
-    chromium.prune(metrics, 20, 512);
+    chromium.prune(512);
     EXPECT_TRUE(chromium.phases.count(pending));
     for (const auto& [run, id] : longest(metrics, 20)) {
       auto it = chromium.phases.find({run, *parse_bare_compile_id(id)});
@@ -87,6 +88,7 @@ TEST(PhasePrune, ARestartsNextAttemptFindsItsPhases) {
     r.id = id_of(frame);
     r.entire_frame_s = 1.0 + frame % 50;
     metrics.push_back(r);
+    chromium.on_metrics(r);
   }
   CompileRef restarted{1, id_of(5000).metrics_bucket()};
   chromium.phases[restarted].push_back({0, 0, 0, 0.0, 0.1});
@@ -94,11 +96,13 @@ TEST(PhasePrune, ARestartsNextAttemptFindsItsPhases) {
   first.id = id_of(5000, 0);
   first.entire_frame_s = 0.1;
   metrics.push_back(first);
-  chromium.prune(metrics, 20, 512);  // between the attempts
+  chromium.on_metrics(first);
+  chromium.prune(512);  // between the attempts
   MetricsRecord second;
   second.id = id_of(5000, 1);
   second.entire_frame_s = 1000.0;
   metrics.push_back(second);
+  chromium.on_metrics(second);
   ASSERT_TRUE(longest(metrics, 20).count({1, restarted.id.display()}));
   EXPECT_TRUE(chromium.phases.count(restarted));
 }
@@ -111,8 +115,9 @@ TEST(PhasePrune, NothingGoesBeforeThereAreEnoughCompiles) {
     MetricsRecord r;
     r.id = id_of(frame);  // no times: none can be among the longest, none is dropped for it
     metrics.push_back(r);
+    chromium.on_metrics(r);
   }
-  chromium.prune(metrics, 20, 512);
+  chromium.prune(512);
   EXPECT_EQ(chromium.phases.size(), 600u);
 }
 

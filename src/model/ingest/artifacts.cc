@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "model/ingest/ingest_functions.h"
+#include "model/record_feed.h"
 #include "trace/json_dom.h"
 #include "trace/json_types.h"
 #include "trace/md5.h"
@@ -35,7 +36,11 @@ void note_recompile_reasons(IngestContext& ctx, const simdjson::dom::element* do
   } else if (!doc) {
     r.reasons.emplace_back(ctx.rec.payload().substr(0, kMaxNoteBytes));
   }
-  if (!r.reasons.empty()) ctx.b.model().recompile_reasons.push_back(std::move(r));
+  if (r.reasons.empty()) return;
+  if (auto* feed = ctx.b.options().feed)
+    feed->on_recompile_reasons(r);
+  else
+    ctx.b.model().recompile_reasons.push_back(std::move(r));
 }
 
 // The artifacts whose data the multi-rank analyses compare across ranks.
@@ -109,14 +114,25 @@ void string_artifact(IngestContext& ctx, const std::string& name) {
   std::string rel = ctx.add_payload_file(name + ".txt");
   auto& model = ctx.b.model();
   if (name == "before_post_grad_graph") note_pass_baseline(ctx);
-  if (name == "dynamo_graph_break_reason")
-    model.graph_break_notes.push_back({ctx.env.compile_id, model.runs.current(),
-                                       model.keep(ctx.rec.payload().substr(0, kMaxNoteBytes)), 1});
+  auto* feed = ctx.b.options().feed;
+  if (name == "dynamo_graph_break_reason") {
+    model::GraphBreakNote note{ctx.env.compile_id, model.runs.current(),
+                               model.keep(ctx.rec.payload().substr(0, kMaxNoteBytes)), 1};
+    if (feed)
+      feed->on_graph_break(note);
+    else
+      model.graph_break_notes.push_back(note);
+  }
   // Export and make_fx failures are logged outside any compile.
   bool in_frame = ctx.env.compile_id && ctx.env.compile_id->frame_id;
-  if (!in_frame && (name == "fx_interpreter_error" || name == "make_fx_fail_partial"))
-    model.loose_failures.push_back({ctx.rec.lineno, model.runs.current(), name,
-                                    std::string(ctx.rec.payload().substr(0, kMaxNoteBytes)), rel});
+  if (!in_frame && (name == "fx_interpreter_error" || name == "make_fx_fail_partial")) {
+    model::LooseFailureNote note{ctx.rec.lineno, model.runs.current(), name,
+                                 std::string(ctx.rec.payload().substr(0, kMaxNoteBytes)), rel};
+    if (feed)
+      feed->on_loose_failure(note);
+    else
+      model.loose_failures.push_back(std::move(note));
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <initializer_list>
 
 #include "model/ingest/ingest_functions.h"
+#include "model/record_feed.h"
 #include "trace/json_dom.h"
 #include "trace/json_types.h"
 
@@ -171,11 +172,15 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
       page.start_stack = &st->second;
   }
   if (ctx.b.options().page_facts) note_outcome(model, rec, bucket);
-  model.metrics.push_back(std::move(rec));
+  model.chromium.on_metrics(rec);
   // Now and then, the phases of compiles too short to be shown are let go.
   constexpr size_t kPruneEvery = 512;
-  if (model.metrics.size() % kPruneEvery == 0)
-    model.chromium.prune(model.metrics, model::kSlowestCompiles, kPruneEvery);
+  if (model.chromium.metrics_seen() % kPruneEvery == 0) model.chromium.prune(kPruneEvery);
+  if (auto* feed = ctx.b.options().feed) {
+    feed->on_metrics(rec);
+    return std::nullopt;  // the doctor's commands: no pages
+  }
+  model.metrics.push_back(std::move(rec));
   if (!ctx.b.wants_pages()) return std::nullopt;
   page.path = std::move(rel);
   page.rec = &model.metrics.back();

@@ -9,6 +9,9 @@
 namespace tlscope::trace {
 class NoiseDigests;
 }
+namespace tlscope::model {
+class RecordFeed;
+}
 
 namespace tlscope::ingest {
 
@@ -73,6 +76,10 @@ struct IngestOptions {
   // not where both logs are compressed (bench/README.md, fourteenth pass).
   bool compressed_read_ahead = true;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
+  // Where the compilation metrics, recompile reasons, graph-break notes and
+  // loose failures go as they are read, instead of into the model's lists
+  // (the doctor's commands: analysis::DoctorFold). Not with pages.
+  model::RecordFeed* feed = nullptr;
 };
 
 // What the doctor reads with: neither what it says nor what it computes

@@ -1,0 +1,21 @@
+// What the doctor reads of a log's records, handed to it as they are read
+// (ingest::IngestOptions::feed) instead of kept in the model: the doctor's
+// commands then hold no list that grows with the log's compiles.
+#pragma once
+
+#include "model/report_model.h"
+
+namespace tlscope::model {
+
+class RecordFeed {
+ public:
+  virtual ~RecordFeed() = default;
+  // In the order of the log, each kind; the kinds may come in any order
+  // between them. Views in the records are of the model's `texts`.
+  virtual void on_metrics(const MetricsRecord& r) = 0;
+  virtual void on_recompile_reasons(const RecompileReasons& r) = 0;
+  virtual void on_graph_break(const GraphBreakNote& n) = 0;
+  virtual void on_loose_failure(const LooseFailureNote& n) = 0;
+};
+
+}  // namespace tlscope::model
