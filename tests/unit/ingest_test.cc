@@ -761,6 +761,10 @@ TEST(IngestTable, RankDataIsKeptOnlyForTheRankAnalyses) {
   EXPECT_TRUE(doctor->model.folders.empty());
   EXPECT_FALSE(doctor->model.graph_execution_order);
   EXPECT_EQ(doctor->model.metrics.size(), 1u);
+  // The doctor of one log keeps no index of compile ids; the rank analyses do.
+  EXPECT_TRUE(doctor->model.index.entries().empty());
+  EXPECT_EQ(ranks->model.index.entries().size(), report->model.index.entries().size());
+  EXPECT_FALSE(ranks->model.index.entries().empty());
   EXPECT_EQ(doctor->model.stats.to_string(), ranks->model.stats.to_string());
 }
 

@@ -42,7 +42,10 @@ void ModelBuilder::on_record(const trace::Record& rec) {
   const auto& id = env.compile_id;
   std::optional<trace::CompileId> grouping;
   if (id) grouping = id->grouping();
-  IngestContext ctx{*this, rec, env, &model_->index.touch(grouping),
+  IngestContext ctx{*this,
+                    rec,
+                    env,
+                    opts_.index ? &model_->index.touch(grouping) : &scratch_entry(grouping),
                     id ? id->folder() : fmt::format("unknown_{}", rec.lineno),
                     trace::Key::kCount,
                     std::nullopt,
@@ -66,6 +69,13 @@ void ModelBuilder::on_record(const trace::Record& rec) {
   }
   if (opts_.provenance) note_provenance_sources(ctx, outputs_before);
   end_record(rec, &ctx, !chromium);
+}
+
+model::IndexEntry& ModelBuilder::scratch_entry(const std::optional<trace::CompileId>& grouping) {
+  scratch_entry_.id = grouping;
+  scratch_entry_.outputs.clear();
+  scratch_entry_.payload_file_ids.clear();
+  return scratch_entry_;
 }
 
 void ModelBuilder::on_rejected(const trace::Record& rec, trace::Rejection) {

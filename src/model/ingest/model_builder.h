@@ -25,6 +25,10 @@ class ModelBuilder : public trace::RecordVisitor, public IngestState {
   void dispatch(IngestContext& ctx, trace::KeyRole role);
   void note_provenance_sources(const IngestContext& ctx, size_t first_output);
   void end_record(const trace::Record& rec, IngestContext* ctx, bool to_jsonl);
+  // A record's entry when the model keeps no index (IngestOptions::index).
+  model::IndexEntry& scratch_entry(const std::optional<trace::CompileId>& grouping);
+
+  model::IndexEntry scratch_entry_;
 };
 
 }  // namespace tlscope::ingest

@@ -53,6 +53,10 @@ struct IngestOptions {
   // rank analyses read it; the doctor of one log does not, and it is most
   // of that model's memory.
   bool outputs = true;
+  // Keep the index of compile ids at all (CompileIndex, one entry each).
+  // Without it (the doctor of one log, which reads neither), each record's
+  // entry is a scratch one; implies neither outputs nor payload_files.
+  bool index = true;
   // Keep what only the rank analyses read (model::FolderData, the graph
   // execution order): with outputs, the collectives of each compile's first
   // output code; the collective schedules and runtime estimates (tens of MB
@@ -92,6 +96,7 @@ inline IngestOptions doctor_options(bool rank_analyses) {
   opts.page_facts = false;
   opts.outputs = rank_analyses;
   opts.rank_data = rank_analyses;
+  opts.index = rank_analyses;  // the rank analyses compare the compile ids
   return opts;
 }
 
