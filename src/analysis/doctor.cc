@@ -8,7 +8,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -250,6 +249,18 @@ class DoctorFold::State {
     FrameReport report;
     uint64_t first_metrics = kNever, first_artifact = kNever;
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
+    // Its frame compile ids met: a bit each (they count from 0), a set for
+    // those too large for that.
+    std::vector<bool> compiled;
+    std::set<uint32_t> compiled_far;
+    bool first_compile(uint32_t id) {
+      constexpr uint32_t kBits = 1u << 16;
+      if (id >= kBits) return compiled_far.insert(id).second;
+      if (id >= compiled.size()) compiled.resize(std::max<size_t>(id + 1, compiled.size() * 2));
+      if (compiled[id]) return false;
+      compiled[id] = true;
+      return true;
+    }
   };
 
   FrameState& frame(uint32_t run, uint32_t id) {
@@ -275,10 +286,10 @@ class DoctorFold::State {
         s.line_known = true;
       }
     }
-    if (seen_compiles_.insert({r.run, *r.id->frame_id, *r.id->frame_compile_id}).second) {
+    if (s.first_compile(*r.id->frame_compile_id)) {
       ++f.compiles;
       if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-      f.compile_ids.push_back(ref_of(r.run, *r.id));  // new: `seen_compiles_` says so
+      f.compile_ids.push_back(ref_of(r.run, *r.id));
     }
     if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
     if (r.fail_type) ++f.failures;
@@ -544,7 +555,6 @@ class DoctorFold::State {
   uint64_t metrics_ = 0, artifacts_ = 0;  // records met
   std::map<FrameKey, FrameState> frames_;
   std::vector<FrameKey> order_;
-  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen_compiles_;  // run, frame, compile
   // Recompile reasons.
   std::unordered_set<CompileRef, model::CompileRefHash> with_artifact_;
   ReasonSet artifact_reasons_, candidate_reasons_;
