@@ -107,13 +107,21 @@ std::vector<std::pair<const model::Phase*, uint32_t>> tree_order(
   return out;
 }
 
+// A metrics record kept past its feed call: its page is a view that lasts
+// only that long (model::RecordFeed).
+struct KeptRecord {
+  model::MetricsRecord record;
+  std::string page;
+  explicit KeptRecord(const model::MetricsRecord& r) : record(r), page(r.page) { record.page = {}; }
+};
+
 // One failure outside any frame, from the records of one group (below).
 template <class Items>
 FailureReport outside_failure(const Items& group) {
   FailureReport f;
   f.outside_frame = true;
   const model::LooseFailureNote *interp = nullptr, *partial = nullptr;
-  const model::MetricsRecord* metrics = nullptr;
+  const KeptRecord* metrics = nullptr;
   for (const auto& it : group) {
     if (it.metrics)
       metrics = it.metrics;
@@ -124,10 +132,10 @@ FailureReport outside_failure(const Items& group) {
     if (it.note) f.artifacts.push_back(it.note->kind);
   }
   if (metrics) {
-    f.fail_type = *metrics->fail_type;
-    f.reason = metrics->fail_reason.value_or("");
-    if (metrics->fail_file)
-      f.user_frame = fmt::format("{}:{}", *metrics->fail_file, metrics->fail_line.value_or(0));
+    const model::MetricsRecord& r = metrics->record;
+    f.fail_type = *r.fail_type;
+    f.reason = r.fail_reason.value_or("");
+    if (r.fail_file) f.user_frame = fmt::format("{}:{}", *r.fail_file, r.fail_line.value_or(0));
     f.page = metrics->page;
   }
   if (interp) {
@@ -227,7 +235,10 @@ class DoctorFold::State {
     frames_.clear();
     finish_graph_breaks();
     finish_failures();
-    for (const auto& r : slowest_) out_.slowest.push_back(slow_compile(r, m.chromium));
+    for (const auto& r : slowest_) {
+      out_.slowest.push_back(slow_compile(r.record, m.chromium));
+      out_.slowest.back().page = r.page;
+    }
     detail::build_advice(&out_);
     std::stable_sort(out_.frames.begin(), out_.frames.end(), [](const auto& a, const auto& b) {
       if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
@@ -482,7 +493,7 @@ class DoctorFold::State {
       }
     }
     if (!is_frame_compile(r.id)) {  // outside any frame: finish_failures()
-      if (r.fail_type) outside_metrics_.push_back(r);
+      if (r.fail_type) outside_metrics_.emplace_back(r);
       return;
     }
     framed_lines_.push_back(r.lineno);
@@ -514,12 +525,12 @@ class DoctorFold::State {
     struct Item {
       uint64_t lineno;
       const model::LooseFailureNote* note;
-      const model::MetricsRecord* metrics;
+      const KeptRecord* metrics;
       std::string kind() const { return note ? note->kind : "compilation_metrics"; }
     };
     std::vector<Item> items;
     for (const auto& n : loose_) items.push_back({n.lineno, &n, nullptr});
-    for (const auto& r : outside_metrics_) items.push_back({r.lineno, nullptr, &r});
+    for (const auto& r : outside_metrics_) items.push_back({r.record.lineno, nullptr, &r});
     std::sort(items.begin(), items.end(),
               [](const Item& a, const Item& b) { return a.lineno < b.lineno; });
     std::sort(framed_lines_.begin(), framed_lines_.end());
@@ -545,9 +556,9 @@ class DoctorFold::State {
   void fold_slowest(const model::MetricsRecord& r) {
     double s = *r.entire_frame_s;
     auto at = std::find_if(slowest_.begin(), slowest_.end(),
-                           [&](const model::MetricsRecord& q) { return *q.entire_frame_s < s; });
+                           [&](const KeptRecord& q) { return *q.record.entire_frame_s < s; });
     if (at == slowest_.end() && slowest_.size() >= model::kSlowestCompiles) return;
-    slowest_.insert(at, r);
+    slowest_.insert(at, KeptRecord(r));
     if (slowest_.size() > model::kSlowestCompiles) slowest_.pop_back();
   }
 
@@ -570,10 +581,10 @@ class DoctorFold::State {
   // Failures: those of each bucket that no later metrics record has
   // succeeded yet (indexes in out_.failures); outside any frame.
   std::unordered_map<CompileRef, std::vector<size_t>, model::CompileRefHash> failing_;
-  std::vector<model::MetricsRecord> outside_metrics_;
+  std::vector<KeptRecord> outside_metrics_;
   std::vector<model::LooseFailureNote> loose_;
   std::vector<uint64_t> framed_lines_;         // of the compilation metrics of frames
-  std::vector<model::MetricsRecord> slowest_;  // longest first, at most kSlowestCompiles
+  std::vector<KeptRecord> slowest_;            // longest first, at most kSlowestCompiles
 };
 
 DoctorFold::DoctorFold() : s_(std::make_unique<State>()) {}

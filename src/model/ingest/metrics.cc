@@ -158,7 +158,8 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
   size_t before = ctx.entry->outputs.size();
   std::string rel = ctx.add_file("compilation_metrics.html", false);
   model::MetricsRecord rec = summarize(o, ctx);
-  rec.page = model.keep(rel);
+  auto* feed = ctx.b.options().feed;
+  rec.page = feed ? std::string_view(rel) : model.keep(rel);  // fed: a view for the call
   rec.run = ctx.env.compile_id ? model.runs.on_metrics(*ctx.env.compile_id) : model.runs.current();
   if (model.torch_version.empty())
     model.torch_version = std::string(tj::str_field(o, "pytorch_version").value_or(""));
@@ -176,7 +177,7 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
   // Now and then, the phases of compiles too short to be shown are let go.
   constexpr size_t kPruneEvery = 512;
   if (model.chromium.metrics_seen() % kPruneEvery == 0) model.chromium.prune(kPruneEvery);
-  if (auto* feed = ctx.b.options().feed) {
+  if (feed) {
     feed->on_metrics(rec);
     return std::nullopt;  // the doctor's commands: no pages
   }
