@@ -1,6 +1,7 @@
 #include "model/report_model.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tlscope::model {
 
@@ -10,14 +11,38 @@ uint32_t ChromiumSummary::intern(std::string_view s) {
   return it->second;
 }
 
+std::optional<uint64_t> ChromiumSummary::packed(const CompileRef& ref) {
+  const trace::CompileId& id = ref.id;
+  // run: 15 bits, frame: 24, frame compile: 23, whether an attempt (0) is
+  // written: 1.
+  if (id.autograd_id || !id.frame_id || !id.frame_compile_id || ref.run >= (1u << 15) ||
+      *id.frame_id >= (1u << 24) || *id.frame_compile_id >= (1u << 23) ||
+      (id.attempt && *id.attempt != 0))
+    return std::nullopt;
+  return uint64_t{ref.run} << 48 | uint64_t{*id.frame_id} << 24 |
+         uint64_t{*id.frame_compile_id} << 1 | (id.attempt ? 1u : 0u);
+}
+
+ChromiumSummary::Seen* ChromiumSummary::find_seen(const CompileRef& ref) {
+  if (auto key = packed(ref)) {
+    auto it = seen_.find(*key);
+    return it == seen_.end() ? nullptr : &it->second;
+  }
+  auto it = seen_other_.find(ref);
+  return it == seen_other_.end() ? nullptr : &it->second;
+}
+
 void ChromiumSummary::on_metrics(const MetricsRecord& r) {
   ++metrics_;
   if (!r.id) return;
-  Seen& s = seen_[{r.run, r.id->metrics_bucket()}];
+  CompileRef ref{r.run, r.id->metrics_bucket()};
+  Seen fresh{-std::numeric_limits<double>::infinity(), 0};
+  auto key = packed(ref);
+  Seen& s = key ? seen_.try_emplace(*key, fresh).first->second
+                : seen_other_.try_emplace(ref, fresh).first->second;
   s.last = metrics_;
   if (!r.entire_frame_s) return;
-  s.longest = s.timed ? std::max(s.longest, *r.entire_frame_s) : *r.entire_frame_s;
-  s.timed = true;
+  s.longest = std::max(s.longest, *r.entire_frame_s);
   longest_.push(*r.entire_frame_s);
   if (longest_.size() > kSlowestCompiles) longest_.pop();
 }
@@ -27,10 +52,8 @@ void ChromiumSummary::prune(size_t settled) {
   double bound = longest_.top();
   uint64_t recent = metrics_ - settled;
   for (auto it = phases.begin(); it != phases.end();) {
-    auto s = seen_.find(it->first);
-    // Untimed records: longer than none (-infinity before).
-    if (s != seen_.end() && s->second.last <= recent &&
-        (!s->second.timed || s->second.longest < bound))
+    const Seen* s = find_seen(it->first);
+    if (s && s->last <= recent && s->longest < bound)
       it = phases.erase(it);
     else
       ++it;

@@ -117,14 +117,18 @@ struct ChromiumSummary {
   std::vector<std::string> texts_;
   std::unordered_map<std::string, uint32_t> ids_;
   // What prune() weighs: the longest compile times so far (the shortest of
-  // them on top), and per compile its latest metrics record and longest time.
+  // them on top), and per compile its latest metrics record and longest
+  // time (-infinity without one). A compile is kept by a key of 64 bits
+  // where its id fits in one (packed()), else by its ref.
   struct Seen {
-    uint64_t last = 0;
-    double longest = 0;
-    bool timed = false;
+    double longest;
+    uint64_t last;
   };
+  static std::optional<uint64_t> packed(const CompileRef& ref);
+  Seen* find_seen(const CompileRef& ref);
   std::priority_queue<double, std::vector<double>, std::greater<>> longest_;
-  std::unordered_map<CompileRef, Seen, CompileRefHash> seen_;
+  std::unordered_map<uint64_t, Seen> seen_;
+  std::unordered_map<CompileRef, Seen, CompileRefHash> seen_other_;
   uint64_t metrics_ = 0;
 };
 
