@@ -1,12 +1,17 @@
-// What the doctor's files share (doctor.cc reads the records, doctor_advice.cc
-// advises on what it found).
+// What the doctor's files share: doctor.cc folds the records into frames,
+// recompile reasons and graph breaks, doctor_failures.cc into failures and
+// the slowest compiles, doctor_advice.cc advises on what they found.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "analysis/doctor.h"
+#include "model/report_model.h"
 
 namespace tlscope::analysis::detail {
 
@@ -17,6 +22,54 @@ void add_id(std::vector<CompileRef>* ids, RefSet* seen, const CompileRef& id);
 
 // A failure or reason that is the recompile limit being hit.
 bool names_recompile_limit(std::string_view text);
+
+// A record's compile, by its metrics bucket (attempts share one).
+inline CompileRef ref_of(uint32_t run, const trace::CompileId& raw) {
+  return {run, raw.metrics_bucket()};
+}
+
+inline bool is_frame_compile(const std::optional<trace::CompileId>& id) {
+  return id && id->frame_id && id->frame_compile_id;
+}
+
+// A metrics record kept past its feed call: its page is a view that lasts
+// only that long (model::RecordFeed).
+struct KeptRecord {
+  model::MetricsRecord record;
+  std::string page;
+  explicit KeptRecord(const model::MetricsRecord& r) : record(r), page(r.page) { record.page = {}; }
+};
+
+// The failures, fed every compilation metrics record and every failure
+// outside a frame: those of frames in the order of their metrics, then
+// those outside any frame, each with its root cause.
+class FailureFold {
+ public:
+  void on_metrics(const model::MetricsRecord& r);
+  void on_loose_failure(const model::LooseFailureNote& n) { loose_.push_back(n); }
+  std::vector<FailureReport> finish();
+
+ private:
+  void collect_outside_failures();
+
+  std::vector<FailureReport> failures_;
+  // Those of each bucket that no later metrics record has succeeded yet
+  // (indexes in failures_).
+  std::unordered_map<CompileRef, std::vector<size_t>, model::CompileRefHash> failing_;
+  std::vector<KeptRecord> outside_metrics_;
+  std::vector<model::LooseFailureNote> loose_;
+  std::vector<uint64_t> framed_lines_;  // of the compilation metrics of frames
+};
+
+// The longest compiles (the first of equal ones first), with their phases.
+class SlowestFold {
+ public:
+  void on_metrics(const model::MetricsRecord& r);
+  std::vector<SlowCompile> finish(const model::ChromiumSummary& chromium) const;
+
+ private:
+  std::vector<KeptRecord> slowest_;  // longest first, at most kSlowestCompiles
+};
 
 // The advice and what is expected, from the frames (in the order first
 // met), the graph-break groups and the failures.

@@ -122,6 +122,24 @@ TEST(Doctor, FramesCountCompilesRecompilesRestartsAndTime) {
   EXPECT_TRUE(d.advice.empty());
 }
 
+// A frame's compile ids are counted once each, small (a bit each) or large
+// (kept aside): a restart's second record is not another compile.
+TEST(Doctor, FrameCompileIdsCountOnceSmallOrLarge) {
+  std::string log = rec({{"str", {"/home/u/model.py", 0}}}, {});
+  for (uint32_t id : {0u, 3u, 4095u, 4096u, 70000u, 2000000000u}) {
+    log += at(0, static_cast<int>(id), metrics("forward", 1.0));
+    log += at(0, static_cast<int>(id), metrics("forward", 0.5), {}, 1);  // a restart: same compile
+  }
+  DoctorReport d = diagnose_log(log);
+  ASSERT_EQ(d.frames.size(), 1u);
+  EXPECT_EQ(d.frames[0].compiles, 6u);
+  EXPECT_EQ(d.frames[0].recompiles, 5u);
+  EXPECT_EQ(d.frames[0].restarts, 6u);
+  EXPECT_EQ(bare(d.frames[0].compile_ids),
+            (Strings{"0/0", "0/3", "0/4095", "0/4096", "0/70000", "0/2000000000"}));
+  EXPECT_DOUBLE_EQ(d.frames[0].compile_time_s, 9.0);
+}
+
 // Recompile reasons: from the artifact (one per cached entry), else from
 // the metrics' recompile_reason; "0/0: " split off; classified.
 TEST(Doctor, RecompileReasonsAreSplitClassifiedAndGrouped) {
