@@ -43,8 +43,9 @@ void note_compared_payloads(Side* a, Side* b, trace::NoiseDigests* digests) {
 
 // What a diff reads of a model once its doctor has read it: the index with
 // its payload files, the line statistics, and what the log is. The rest
-// (metrics records, failures, runs, strings: 10 MB a 1 GB log) is freed
-// here, on the log's own thread, before both answers are made.
+// (runs, phases, strings) is freed here, on the log's own thread, before
+// both answers are made. The doctor's records were folded as they were read
+// (IngestOptions::feed): the model never held them.
 model::ReportModel for_diff(model::ReportModel&& m) {
   model::ReportModel slim;
   slim.index = std::move(m.index);
@@ -65,7 +66,9 @@ void read_both(Side* a, Side* b, bool exact) {
   // beside two readers only cost; one beside a plain log's reader pays).
   bool both_compressed = io::compressed_file(a->log) && io::compressed_file(b->log);
   auto read = [&](Side* s, int reader) {
+    analysis::DoctorFold fold;
     ingest::IngestOptions opts;
+    opts.feed = &fold;    // the doctor's records are folded as they are read
     opts.stacks = false;  // neither the diff nor the doctor reads them
     opts.page_facts = false;        // nor these
     opts.rank_data = false;         // nor these (the rank analyses do)
@@ -89,10 +92,7 @@ void read_both(Side* a, Side* b, bool exact) {
     s->ok = r.ok;
     s->error = r.error;
     if (!r.ok) return;
-    // Diagnosed once read, not folded as read (IngestOptions::feed): on the
-    // 1 GB pair the fold had the same heap peak and 2 MB more RSS
-    // (bench/README.md, eighteenth pass).
-    s->doctor = analysis::diagnose(r.model);
+    s->doctor = fold.finish(r.model);
     s->model = for_diff(std::move(r.model));
     s->model.index.shrink_to_fit();  // both are held until the answer is written
   };
