@@ -102,10 +102,11 @@ int diff_command(int argc, char** argv) {
     warning("one log is a TORCH_TRACE log and the other TORCH_LOGS text: what the text does not "
             "have (compile times, artifacts, compile ids before 2024) shows as a difference");
   // The changed artifacts, their operator deltas and each compile's
-  // operator summary: 16 chunks of each list in memory (4.6 MB at most),
-  // the rest in a temporary file (an unrelated pair of 1 GB logs has 64,000
-  // changes).
-  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor, 16);
+  // operator summary: 4 chunks of each list in memory (1.2 MB at most), the
+  // rest in a temporary file (an unrelated pair of 1 GB logs has 64,000
+  // changes). 16 chunks were no faster on that pair, and held 2 MB more at
+  // the peak (bench/README.md, nineteenth pass).
+  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor, 4);
   report::Options page_opts;
   page_opts.noise_digests = !exact;  // the pages dim noise as the diff ignores it
   if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, page_opts))
