@@ -74,7 +74,7 @@ void read_both(Side* a, Side* b, bool exact) {
     opts.rank_data = false;         // nor these (the rank analyses do)
     opts.outputs = false;           // what the diff compares of them is kept instead
     opts.payload_files = true;
-    opts.payload_files_in_memory = 32;  // 720 KB a log; the rest in a temporary file
+    opts.payload_files_in_memory = 8;  // 180 KB a log; the rest in a temporary file
     opts.noise_digests = !exact;
     // A payload is normalised only if the other log's differs (read again then).
     std::error_code ec;
