@@ -14,6 +14,8 @@ namespace {
 
 using FrameKey = std::pair<uint32_t, uint32_t>;  // run, frame id
 
+using Pattern = DoctorFigures::Pattern;
+
 std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
   std::map<FrameKey, FrameFigures> out;
   for (const auto& f : d.frames) {
@@ -33,12 +35,6 @@ std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
       }
   return out;
 }
-
-struct Pattern {
-  Category category = Category::kUnclassified;
-  std::string reason, where;
-  uint32_t count = 0;
-};
 
 std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
   std::vector<RecompileReason> all;
@@ -485,8 +481,12 @@ CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::
   return out;
 }
 
-DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
-                     const model::ReportModel& b, const DoctorReport& db, size_t resident_chunks) {
+DoctorFigures figures_of(const DoctorReport& d) {
+  return {d.totals, frames_of(d), recompile_patterns(d), break_patterns(d)};
+}
+
+DiffReport diff_logs(const model::ReportModel& a, const DoctorFigures& da,
+                     const model::ReportModel& b, const DoctorFigures& db, size_t resident_chunks) {
   DiffReport r;
   if (resident_chunks) {
     r.artifacts = ChangeList(resident_chunks);
@@ -510,20 +510,22 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
   for (const auto* e : paired.only_a) r.compile_ids_only_a.push_back(e->label());
   for (const auto* e : paired.only_b) r.compile_ids_only_b.push_back(e->label());
 
-  auto fa = frames_of(da), fb = frames_of(db);
+  const auto &fa = da.frames, &fb = db.frames;
   std::set<FrameKey> keys;
   for (const auto& [k, f] : fa) keys.insert(k);
   for (const auto& [k, f] : fb) keys.insert(k);
   for (const auto& k : keys) {
-    FrameFigures x = fa.count(k) ? fa[k] : FrameFigures{}, y = fb.count(k) ? fb[k] : FrameFigures{};
+    auto ia = fa.find(k), ib = fb.find(k);
+    FrameFigures x = ia != fa.end() ? ia->second : FrameFigures{},
+                 y = ib != fb.end() ? ib->second : FrameFigures{};
     FrameFigures xs = x, ys = y;
     xs.name = ys.name = "";
     xs.compile_time_s = ys.compile_time_s = 0;  // times differ run to run; shown, not compared
     if (xs == ys) continue;
     r.frames.push_back({k.first, k.second, x, y});
   }
-  r.recompile_reasons = pattern_changes(recompile_patterns(da), recompile_patterns(db));
-  r.graph_breaks = pattern_changes(break_patterns(da), break_patterns(db));
+  r.recompile_reasons = pattern_changes(da.recompile_reasons, db.recompile_reasons);
+  r.graph_breaks = pattern_changes(da.graph_breaks, db.graph_breaks);
 
   Comparison c{ArtifactNames(a.index), ArtifactNames(b.index), &r};
   for (auto [x, y] : paired.both) compare_compile(*x, *y, &c);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -208,11 +209,34 @@ struct DiffReport {
   }
 };
 
+// What diff_logs reads of a log's doctor: its totals, each frame's figures,
+// and its recompile-reason and graph-break patterns (by category and
+// normalised reason; a graph break's by normalised reason and location).
+// A few hundred bytes a frame, where the doctor's answer lists every compile
+// id and reason: a diff keeps these once each log is read.
+struct DoctorFigures {
+  struct Pattern {
+    Category category = Category::kUnclassified;
+    std::string reason, where;
+    uint32_t count = 0;
+  };
+  Totals totals;
+  std::map<std::pair<uint32_t, uint32_t>, FrameFigures> frames;  // by (run, frame id)
+  std::map<std::string, Pattern> recompile_reasons, graph_breaks;
+  bool several_runs() const { return totals.runs > 1; }
+};
+DoctorFigures figures_of(const DoctorReport& d);
+
 // With `resident_chunks`, the lists of changed artifacts keep at most that
 // many chunks each in memory (ChangeList); 0 for all.
-DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
-                     const model::ReportModel& b, const DoctorReport& db,
+DiffReport diff_logs(const model::ReportModel& a, const DoctorFigures& da,
+                     const model::ReportModel& b, const DoctorFigures& db,
                      size_t resident_chunks = 0);
+inline DiffReport diff_logs(const model::ReportModel& a, const DoctorReport& da,
+                            const model::ReportModel& b, const DoctorReport& db,
+                            size_t resident_chunks = 0) {
+  return diff_logs(a, figures_of(da), b, figures_of(db), resident_chunks);
+}
 // (Noise is seen through where both models were read with
 // IngestOptions::noise_digests; otherwise artifacts compare byte for byte.)
 

@@ -173,7 +173,7 @@ int check_command(int argc, char** argv) {
   if (pair && !read_pair(l.baseline, log, &a, &b)) return 1;
   std::optional<analysis::Totals> base;
   if (pair) {
-    base = a.doctor.totals;
+    base = a.figures.totals;
   } else if (!l.baseline.empty()) {
     auto d = diagnose_input(l.baseline);
     if (!d) return 1;
@@ -188,7 +188,7 @@ int check_command(int argc, char** argv) {
     return 0;
   }
   auto logs =
-      pair ? std::optional<Labelled>(Labelled{{"", b.doctor.totals}}) : totals_of(log, l.json);
+      pair ? std::optional<Labelled>(Labelled{{"", b.figures.totals}}) : totals_of(log, l.json);
   if (!logs) return 1;
   std::vector<std::string> over;
   size_t empty = 0;

@@ -58,7 +58,7 @@ bool report_both(Side* a, Side* b, const std::string& dir, bool overwrite, bool 
       if (!r.ok) return false;
       side->model = std::move(r.model);
     }
-    side->doctor = analysis::diagnose(side->model);
+    side->figures = analysis::figures_of(analysis::diagnose(side->model));
   }
   return true;
 }
@@ -106,7 +106,7 @@ int diff_command(int argc, char** argv) {
   // rest in a temporary file (an unrelated pair of 1 GB logs has 64,000
   // changes). 16 chunks were no faster on that pair, and held 2 MB more at
   // the peak (bench/README.md, nineteenth pass).
-  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor, 4);
+  auto d = analysis::diff_logs(a.model, a.figures, b.model, b.figures, 4);
   report::Options page_opts;
   page_opts.noise_digests = !exact;  // the pages dim noise as the diff ignores it
   if (!out.empty() && !report::write_diff_pages(d, out, a.log, b.log, page_opts))

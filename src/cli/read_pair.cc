@@ -92,7 +92,7 @@ void read_both(Side* a, Side* b, bool exact) {
     s->ok = r.ok;
     s->error = r.error;
     if (!r.ok) return;
-    s->doctor = fold.finish(r.model);
+    s->figures = analysis::figures_of(fold.finish(r.model));
     s->model = for_diff(std::move(r.model));
     s->model.index.shrink_to_fit();  // both are held until the answer is written
   };
@@ -128,7 +128,7 @@ bool read_pair(const std::string& baseline, const std::string& log, Side* a, Sid
 }
 
 std::vector<std::string> artifact_changes(const Side& a, const Side& b, size_t max) {
-  auto d = analysis::diff_logs(a.model, a.doctor, b.model, b.doctor);
+  auto d = analysis::diff_logs(a.model, a.figures, b.model, b.figures);
   // The operators of the compiles of the changes shown, in words: each
   // compile's summary put together once (each is a copy).
   std::unordered_map<std::string_view, std::string> ops;

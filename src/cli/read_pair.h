@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/doctor.h"
+#include "analysis/diff.h"
 #include "model/report_model.h"
 
 namespace tlscope::cli {
@@ -16,7 +16,8 @@ struct Side {
   bool ok = false;
   std::string error;
   model::ReportModel model;
-  analysis::DoctorReport doctor;
+  // What the diff reads of the log's doctor; its answer is not kept.
+  analysis::DoctorFigures figures;
 };
 
 // Both logs at once, one thread each: memory is what the two models take.
