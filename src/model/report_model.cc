@@ -11,18 +11,6 @@ uint32_t ChromiumSummary::intern(std::string_view s) {
   return it->second;
 }
 
-std::optional<uint64_t> ChromiumSummary::packed(const CompileRef& ref) {
-  const trace::CompileId& id = ref.id;
-  // run: 15 bits, frame: 24, frame compile: 23, whether an attempt (0) is
-  // written: 1.
-  if (id.autograd_id || !id.frame_id || !id.frame_compile_id || ref.run >= (1u << 15) ||
-      *id.frame_id >= (1u << 24) || *id.frame_compile_id >= (1u << 23) ||
-      (id.attempt && *id.attempt != 0))
-    return std::nullopt;
-  return uint64_t{ref.run} << 48 | uint64_t{*id.frame_id} << 24 |
-         uint64_t{*id.frame_compile_id} << 1 | (id.attempt ? 1u : 0u);
-}
-
 ChromiumSummary::Seen* ChromiumSummary::find_seen(const CompileRef& ref) {
   if (auto key = packed(ref)) {
     auto it = seen_.find(*key);

@@ -119,12 +119,11 @@ struct ChromiumSummary {
   // What prune() weighs: the longest compile times so far (the shortest of
   // them on top), and per compile its latest metrics record and longest
   // time (-infinity without one). A compile is kept by a key of 64 bits
-  // where its id fits in one (packed()), else by its ref.
+  // where its id fits in one (model::packed()), else by its ref.
   struct Seen {
     double longest;
     uint64_t last;
   };
-  static std::optional<uint64_t> packed(const CompileRef& ref);
   Seen* find_seen(const CompileRef& ref);
   std::priority_queue<double, std::vector<double>, std::greater<>> longest_;
   std::unordered_map<uint64_t, Seen> seen_;

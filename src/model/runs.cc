@@ -2,11 +2,26 @@
 
 namespace tlscope::model {
 
+std::optional<uint64_t> packed(const CompileRef& ref) {
+  const trace::CompileId& id = ref.id;
+  if (id.autograd_id || !id.frame_id || !id.frame_compile_id || ref.run >= (1u << 15) ||
+      *id.frame_id >= (1u << 24) || *id.frame_compile_id >= (1u << 23) ||
+      (id.attempt && *id.attempt != 0))
+    return std::nullopt;
+  return uint64_t{ref.run} << 48 | uint64_t{*id.frame_id} << 24 |
+         uint64_t{*id.frame_compile_id} << 1 | (id.attempt ? 1u : 0u);
+}
+
+bool RunTracker::finished(const trace::CompileId& bucket) const {
+  if (auto key = packed({1, bucket})) return finished_.count(*key) != 0;
+  return finished_other_.count(bucket) != 0;
+}
+
 void RunTracker::begin_if_finished(const trace::CompileId& raw) {
-  if (!raw.frame_id || raw.attempt.value_or(0) != 0 || !finished_.count(raw.metrics_bucket()))
-    return;
+  if (!raw.frame_id || raw.attempt.value_or(0) != 0 || !finished(raw.metrics_bucket())) return;
   ++run_;
   finished_.clear();
+  finished_other_.clear();
 }
 
 uint32_t RunTracker::on_start(const trace::CompileId& raw) {
@@ -16,7 +31,12 @@ uint32_t RunTracker::on_start(const trace::CompileId& raw) {
 
 uint32_t RunTracker::on_metrics(const trace::CompileId& raw) {
   begin_if_finished(raw);
-  if (raw.frame_id) finished_.insert(raw.metrics_bucket());
+  if (!raw.frame_id) return run_;
+  trace::CompileId bucket = raw.metrics_bucket();
+  if (auto key = packed({1, bucket}))
+    finished_.insert(*key);
+  else
+    finished_other_.insert(bucket);
   return run_;
 }
 

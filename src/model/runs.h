@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_set>
 
 #include "trace/compile_id.h"
@@ -20,6 +21,12 @@ struct CompileRef {
 struct CompileRefHash {
   size_t operator()(const CompileRef& r) const { return trace::CompileIdHash()(r.id) * 31 + r.run; }
 };
+
+// A compile as 64 bits, for the sets and maps that hold one per compile:
+// where its id fits (run under 2^15, frame id under 2^24, frame compile id
+// under 2^23, no compiled-autograd id, the attempt absent or 0: a bit says
+// which); nullopt otherwise.
+std::optional<uint64_t> packed(const CompileRef& ref);
 
 // A new run begins when a compile id whose compile already finished in this
 // run (its compilation_metrics was seen) begins again at attempt 0. Restarts
@@ -37,9 +44,12 @@ class RunTracker {
 
  private:
   void begin_if_finished(const trace::CompileId& raw);
+  bool finished(const trace::CompileId& bucket) const;
 
   uint32_t run_ = 1;
-  std::unordered_set<trace::CompileId, trace::CompileIdHash> finished_;  // metrics buckets
+  // The metrics buckets finished in this run: packed() where they fit.
+  std::unordered_set<uint64_t> finished_;
+  std::unordered_set<trace::CompileId, trace::CompileIdHash> finished_other_;
 };
 
 }  // namespace tlscope::model

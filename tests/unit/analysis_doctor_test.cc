@@ -509,6 +509,20 @@ TEST(Doctor, SecondRunCountsItsOwnFramesAndCompiles) {
   EXPECT_EQ(refs_text(d.advice[0].compile_ids, true), "run 1: 0/1; run 2: 0/1");
 }
 
+// A compile id met again after its metrics begins a second run, whether
+// the ids are small or too large to be kept packed in 64 bits.
+TEST(Doctor, SecondRunIsFoundWhateverTheSizeOfTheIds) {
+  for (auto [frame, compile] : {std::pair{0, 0}, std::pair{1 << 24, 0}, std::pair{3, 1 << 23}}) {
+    std::string run = at(frame, compile, start()) + at(frame, compile, metrics("forward", 1.0)) +
+                      at(frame, compile + 1, start()) +
+                      at(frame, compile + 1, metrics("forward", 1.0));
+    DoctorReport d = diagnose_log(run + run);
+    EXPECT_EQ(d.totals.runs, 2u) << frame << "/" << compile;
+    EXPECT_EQ(d.totals.frames, 2u) << frame << "/" << compile;
+    EXPECT_EQ(d.totals.compiles, 4u) << frame << "/" << compile;
+  }
+}
+
 // The slowest compiles, with their phases: the metrics' nested times, or
 // the chromium events' tree when the log has them.
 TEST(Doctor, SlowestCompilesCarryTheirPhases) {
