@@ -92,7 +92,7 @@ class DoctorFold::State {
     if (!rr.id) return;
     CompileRef ref = ref_of(rr.run, *rr.id);
     with_artifact_.insert(ref);
-    for (const auto& r : rr.reasons) artifact_reason(rr.run, ref, *rr.id, r);
+    for (const auto& r : rr.reasons) artifact_reason(ref, *rr.id, r);
   }
 
   void on_graph_break(const model::GraphBreakNote& n) {
@@ -272,11 +272,10 @@ class DoctorFold::State {
     return false;
   }
 
-  void artifact_reason(uint32_t run, const CompileRef& ref, const CompileId& id,
-                       std::string_view text) {
+  void artifact_reason(const CompileRef& ref, const CompileId& id, std::string_view text) {
     auto r = reason_of(ref, id, text);
     if (!r) return;
-    FrameState& s = frame(run, *id.frame_id);  // a reason met again: the frame was met
+    FrameState& s = frame(ref.run, *id.frame_id);  // a reason met again: the frame was met
     if (add_reason(std::move(*r), &s.report.recompile_reasons, &artifact_reasons_))
       s.first_artifact = std::min(s.first_artifact, artifacts_++);
   }
