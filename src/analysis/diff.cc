@@ -36,18 +36,20 @@ std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
   return out;
 }
 
+// Each frame's reasons grouped on their own: a recompile is of one frame,
+// so a pattern's count over the log is the sum of its counts in the frames,
+// and its reason the first one in the frames' order. (The frames' lists
+// are not copied into one: 1-2 MB for a 1 GB log.)
 std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
-  std::vector<RecompileReason> all;
-  for (const auto& f : d.frames)
-    all.insert(all.end(), f.recompile_reasons.begin(), f.recompile_reasons.end());
   std::map<std::string, Pattern> out;
-  for (const auto& g : group_reasons(all)) {
-    std::string key = std::string(category_name(g.category)) + "|" + normalize_reason(g.reason);
-    auto& p = out[key];
-    p.category = g.category;
-    if (p.reason.empty()) p.reason = g.reason;
-    p.count += static_cast<uint32_t>(g.compile_ids.size());
-  }
+  for (const auto& f : d.frames)
+    for (const auto& g : group_reasons(f.recompile_reasons)) {
+      std::string key = std::string(category_name(g.category)) + "|" + normalize_reason(g.reason);
+      auto& p = out[key];
+      p.category = g.category;
+      if (p.reason.empty()) p.reason = g.reason;
+      p.count += static_cast<uint32_t>(g.compile_ids.size());
+    }
   return out;
 }
 
