@@ -72,6 +72,7 @@ void read_both(Side* a, Side* b, bool exact) {
     opts.stacks = false;  // neither the diff nor the doctor reads them
     opts.page_facts = false;        // nor these
     opts.rank_data = false;         // nor these (the rank analyses do)
+    opts.phases = false;            // nor these (the slowest compiles do)
     opts.outputs = false;           // what the diff compares of them is kept instead
     opts.payload_files = true;
     opts.payload_files_in_memory = 8;  // 180 KB a log; the rest in a temporary file

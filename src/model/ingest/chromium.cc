@@ -14,7 +14,7 @@ std::optional<ChromiumEvent> ingest_chromium_event(IngestContext& ctx) {
   simdjson::dom::element e;
   if (!ctx.b.parse_payload_json(ctx.rec.payload(), &e)) return std::nullopt;  // dropped (F15)
   ++ctx.b.model().chromium.events;
-  ctx.b.note_phase(e);
+  if (ctx.b.options().phases) ctx.b.note_phase(e);
   if (!ctx.b.wants_pages()) return std::nullopt;
   std::string& s = ctx.b.scratch();
   s.clear();
