@@ -1,5 +1,6 @@
 #include "io/line_reader.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -13,12 +14,11 @@ namespace {
 using detail::bytes_equal;
 using detail::goes_on_after;
 
-constexpr size_t kInitialCapacity = 1 << 20;
-
 }  // namespace
 
-LineReader::LineReader(std::unique_ptr<ByteSource> source) : source_(std::move(source)) {
-  cap_ = kInitialCapacity;
+LineReader::LineReader(std::unique_ptr<ByteSource> source, size_t initial_capacity)
+    : source_(std::move(source)) {
+  cap_ = std::max<size_t>(initial_capacity, 1);
   buf_ = static_cast<char*>(std::malloc(cap_ + kPadding));
   if (!buf_) throw std::bad_alloc();
   std::memset(buf_ + cap_, 0, kPadding);

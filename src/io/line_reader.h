@@ -23,7 +23,10 @@ class LineReader {
   // simdjson can parse a line in place.
   static constexpr size_t kPadding = 64;
 
-  explicit LineReader(std::unique_ptr<ByteSource> source);
+  // Reads `initial_capacity` bytes at a time, more while a line is longer.
+  static constexpr size_t kDefaultCapacity = 1 << 20;
+  explicit LineReader(std::unique_ptr<ByteSource> source,
+                      size_t initial_capacity = kDefaultCapacity);
   ~LineReader();
 
   // The next line; false at end of input or on a read error (see error()).

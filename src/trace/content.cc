@@ -13,7 +13,8 @@ Content sniff_content(const std::string& path) {
   std::string err;
   auto source = io::open_source(path, &err);
   if (!source) return Content::kTrace;  // the reader says why
-  io::LineReader lines(std::move(source));
+  // Most logs say what they are in their first line: 64 KB read, not 1 MB.
+  io::LineReader lines(std::move(source), 64 << 10);
   io::Line line;
   bool text = false;
   for (int i = 0; i < 20000 && lines.next(&line); ++i) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "io/line_reader.h"
 #include "trace/md5_batch.h"
 
 namespace tlscope::trace {
@@ -83,6 +84,9 @@ struct IngestOptions {
   // another log's reading (`diff` of a plain and a compressed log), but
   // not where both logs are compressed (bench/README.md, fourteenth pass).
   bool compressed_read_ahead = true;
+  // Bytes of the log read at a time (io::LineReader; more while a line is
+  // longer).
+  size_t line_buffer_bytes = io::LineReader::kDefaultCapacity;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
   // Where the compilation metrics, recompile reasons, graph-break notes and
   // loose failures go as they are read, instead of into the model's lists

@@ -66,7 +66,7 @@ ReadResult read_log(const std::string& log, const IngestOptions& opts) {
   // Reading (and decoding) on a thread of its own, beside the parsing.
   if (source->compressed() ? opts.compressed_read_ahead : opts.plain_read_ahead)
     source = io::read_ahead(std::move(source));
-  io::LineReader lines(std::move(source));
+  io::LineReader lines(std::move(source), opts.line_buffer_bytes);
   result.model.input_path = log;
   ReadOptions ropts;
   ropts.ingest = opts;
