@@ -14,14 +14,35 @@ IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping)
     }
     return entries_[*unknown_];
   }
-  auto [it, inserted] = by_id_.try_emplace(*grouping, entries_.size());
-  if (inserted) entries_.push_back(IndexEntry{grouping, {}, {}});
-  return entries_[it->second];
+  if (slots_.empty()) slots_.assign(64, 0);
+  size_t i = slot_of(*grouping);
+  if (slots_[i] != 0) return entries_[slots_[i] - 1];
+  entries_.push_back(IndexEntry{grouping, {}, {}});
+  slots_[i] = static_cast<uint32_t>(entries_.size());
+  if (entries_.size() * 2 > slots_.size()) {
+    slots_.assign(slots_.size() * 2, 0);
+    // Every id is distinct: each goes to the first empty slot of its probe.
+    size_t mask = slots_.size() - 1;
+    for (size_t n = 0; n < entries_.size(); ++n) {
+      if (!entries_[n].id) continue;
+      size_t at = trace::CompileIdHash()(*entries_[n].id) & mask;
+      while (slots_[at] != 0) at = (at + 1) & mask;
+      slots_[at] = static_cast<uint32_t>(n + 1);
+    }
+  }
+  return entries_.back();
+}
+
+size_t CompileIndex::slot_of(const trace::CompileId& id) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = trace::CompileIdHash()(id) & mask;; i = (i + 1) & mask)
+    if (slots_[i] == 0 || *entries_[slots_[i] - 1].id == id) return i;
 }
 
 const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
-  auto it = by_id_.find(grouping);
-  return it == by_id_.end() ? nullptr : &entries_[it->second];
+  if (slots_.empty()) return nullptr;
+  size_t i = slot_of(grouping);
+  return slots_[i] == 0 ? nullptr : &entries_[slots_[i] - 1];
 }
 
 PayloadFile CompileIndex::make_payload_file(std::string_view folder,

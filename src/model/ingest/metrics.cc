@@ -173,10 +173,12 @@ std::optional<MetricsPage> ingest_compilation_metrics(IngestContext& ctx) {
       page.start_stack = &st->second;
   }
   if (ctx.b.options().page_facts) note_outcome(model, rec, bucket);
-  model.chromium.on_metrics(rec);
-  // Now and then, the phases of compiles too short to be shown are let go.
-  constexpr size_t kPruneEvery = 512;
-  if (model.chromium.metrics_seen() % kPruneEvery == 0) model.chromium.prune(kPruneEvery);
+  if (ctx.b.options().phases) {
+    model.chromium.on_metrics(rec);
+    // Now and then, the phases of compiles too short to be shown are let go.
+    constexpr size_t kPruneEvery = 512;
+    if (model.chromium.metrics_seen() % kPruneEvery == 0) model.chromium.prune(kPruneEvery);
+  }
   if (feed) {
     feed->on_metrics(rec);
     return std::nullopt;  // the doctor's commands: no pages

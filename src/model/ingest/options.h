@@ -73,8 +73,9 @@ struct IngestOptions {
   // records: 3.1 MB it need not hold in a log of 2 GB.
   bool page_facts = true;
   // Keep each compile's compiler phases, from the B/E pairs of the chromium
-  // events (model::ChromiumSummary::phases: the doctor's slowest compiles
-  // and the report's charts). `diff` reads none (1 MB for two logs of 1 GB).
+  // events (model::ChromiumSummary: the doctor's slowest compiles and the
+  // report's charts), and what the metrics say of which to keep. `diff`
+  // reads none (1.5 MB for two logs of 1 GB).
   bool phases = true;
   // Read a plain log ahead on a thread of its own (io::read_ahead), beside
   // the parsing. Not where two logs are read at once (`diff`): both cores
