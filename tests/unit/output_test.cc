@@ -3,9 +3,12 @@
 // value must come back as it was set, and copies must not share edits.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -116,6 +119,58 @@ TEST(PayloadFile, ATextTableAgreesWithAMap) {
   for (const auto& [s, id] : want) ASSERT_EQ(t[id], s);
   for (const auto& [view, s] : given) ASSERT_EQ(view, s);
   EXPECT_TRUE(want.count(""));
+}
+
+// The index finds each entry by its compile id as a map would: ids that
+// differ in one field only (attempt, autograd id, a missing frame compile
+// id), through many growths of its table, with the "(unknown)" entry among
+// them; an id never touched is not found, and entries keep first-seen order.
+TEST(CompileIndex, FindsEachEntryByItsIdAsAMapWould) {
+  std::mt19937 rng(26);
+  CompileIndex index;
+  using Key = std::tuple<std::optional<uint32_t>, std::optional<uint32_t>, std::optional<uint32_t>,
+                         std::optional<uint32_t>, bool>;  // the id's fields, "has an id"
+  auto key = [](const std::optional<tlscope::trace::CompileId>& id) {
+    return id ? Key{id->frame_id, id->frame_compile_id, id->attempt, id->autograd_id, true} : Key{};
+  };
+  std::map<Key, size_t> want;  // -> entry number
+  auto random_id = [&] {
+    tlscope::trace::CompileId id;
+    id.frame_id = rng() % 300;
+    if (rng() % 8) id.frame_compile_id = rng() % 4;
+    if (rng() % 3 == 0) id.attempt = rng() % 3;
+    if (rng() % 5 == 0) id.autograd_id = rng() % 2;
+    return id;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    if (i % 5000 == 17) {
+      IndexEntry& u = index.touch(std::nullopt);
+      ASSERT_FALSE(u.id.has_value());
+      auto [it, added] = want.try_emplace(key(std::nullopt), &u - index.entries().data());
+      ASSERT_EQ(&u - index.entries().data(), it->second);
+      continue;
+    }
+    auto id = random_id();
+    IndexEntry& e = index.touch(id);
+    ASSERT_TRUE(e.id && *e.id == id) << id.display();
+    size_t n = &e - index.entries().data();
+    auto [it, added] = want.try_emplace(key(id), n);
+    ASSERT_EQ(n, it->second) << id.display();
+    if (added) {
+      ASSERT_EQ(n, index.entries().size() - 1) << id.display();
+    }
+  }
+  ASSERT_EQ(index.entries().size(), want.size());
+  for (const auto& e : index.entries()) {
+    if (!e.id) continue;
+    const IndexEntry* found = index.find(*e.id);
+    ASSERT_EQ(found, &e) << e.id->display();
+  }
+  tlscope::trace::CompileId never;
+  never.frame_id = 301;
+  never.frame_compile_id = 0;
+  EXPECT_EQ(index.find(never), nullptr);
+  EXPECT_EQ(CompileIndex().find(never), nullptr);
 }
 
 // A payload file's path is made again from its pieces as ingest made it.
