@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diff.h"
 #include "analysis/doctor.h"
 #include "analysis_log.h"
 
@@ -568,6 +569,47 @@ TEST(Doctor, SlowestCompilesCarryTheirPhases) {
   EXPECT_DOUBLE_EQ(fwd.phases.at("backend"), 2.0);
   EXPECT_DOUBLE_EQ(fwd.phases.at("dynamo"), 4.0);
   EXPECT_DOUBLE_EQ(fwd.phases.at("backend_compile"), 2.0);
+}
+
+// `diff` reads no compiler phases (IngestOptions::phases): the model then
+// holds none, and what diff reads of the doctor (its figures) is the same.
+TEST(Doctor, WithoutPhasesTheDiffsFiguresAreTheSame) {
+  auto event = [](int frame, const char* ph, const char* name, double ts_us) {
+    std::string id = std::to_string(frame) + "/0";
+    return at(frame, 0, {{"chromium_event", json::object()}},
+              json({{"ph", ph}, {"name", name}, {"ts", ts_us}, {"args", {{"compile_id", id}}}})
+                  .dump());
+  };
+  std::string log = at(0, 0, start()) + event(0, "B", "dynamo", 0) + event(0, "E", "dynamo", 4e6) +
+                    at(0, 0, metrics("forward", 4.0)) +
+                    recompile(0, 1, {"0/0: tensor 'L['x']' size mismatch at index 0"}, "forward",
+                              2.0) +
+                    at(1, 0, start()) + event(1, "B", "inductor", 5e6) +
+                    event(1, "E", "inductor", 6e6) + at(1, 0, metrics("other", 1.0));
+  auto [with_model, with] = fold_log(log, true);
+  auto [without_model, without] = fold_log(log, false);
+  EXPECT_EQ(with_model.chromium.phases.size(), 2u);
+  EXPECT_TRUE(without_model.chromium.phases.empty());
+  EXPECT_EQ(without_model.chromium.events, with_model.chromium.events);
+  EXPECT_EQ(without_model.chromium.events, 4u);
+  ASSERT_EQ(with.slowest.size(), 3u);
+  EXPECT_FALSE(with.slowest[0].phase_tree.empty());
+  auto text = [](const DoctorFigures& f) {
+    std::string s = std::to_string(f.totals.frames) + " " + std::to_string(f.totals.compiles) +
+                    " " + std::to_string(f.totals.recompiles) + " " +
+                    std::to_string(f.totals.compile_time_s) + "\n";
+    for (const auto& [key, x] : f.frames)
+      s += std::to_string(key.second) + " " + x.name + " " + std::to_string(x.compiles) + " " +
+           std::to_string(x.recompiles) + " " + std::to_string(x.compile_time_s) + "\n";
+    for (const auto* patterns : {&f.recompile_reasons, &f.graph_breaks})
+      for (const auto& [key, p] : *patterns)
+        s += key + " " + p.reason + " " + std::to_string(p.count) + "\n";
+    return s;
+  };
+  std::string want = text(figures_of(with));
+  EXPECT_EQ(text(figures_of(without)), want);
+  EXPECT_NE(want.find("size mismatch at index 0 1"), std::string::npos) << want;
+  EXPECT_NE(want.find("1 other 1 0"), std::string::npos) << want;
 }
 
 TEST(RefLabel, NamesTheRunOnlyWhenAsked) {

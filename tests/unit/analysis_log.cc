@@ -113,5 +113,19 @@ analysis::DoctorReport diagnose_log(const std::string& log) {
   return d;
 }
 
+std::pair<model::ReportModel, analysis::DoctorReport> fold_log(const std::string& log,
+                                                               bool phases) {
+  analysis::DoctorFold fold;
+  io::LineReader lines(std::make_unique<StringSource>(log));
+  model::ReportModel m;
+  m.input_path = "test.log";
+  ingest::ReadOptions opts;
+  opts.ingest.feed = &fold;
+  opts.ingest.phases = phases;
+  ingest::read_records(lines, &m, opts);
+  analysis::DoctorReport d = fold.finish(m);
+  return {std::move(m), std::move(d)};
+}
+
 }  // namespace tlscope::analysis_log
 

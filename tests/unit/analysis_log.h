@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/doctor.h"
@@ -27,6 +28,11 @@ model::ReportModel read_text(const std::string& log, bool noise_digests = false)
 // of them) says the same, and the same again when fed the whole model's
 // records in the opposite order of their kinds.
 analysis::DoctorReport diagnose_log(const std::string& log);
+// `log` read as the doctor's commands read it (each record folded as it is
+// read), with or without the compiler phases (IngestOptions::phases): the
+// model and the doctor's answer.
+std::pair<model::ReportModel, analysis::DoctorReport> fold_log(const std::string& log,
+                                                               bool phases);
 
 // compilation_metrics of a clean compile: a graph, no restart, no failure.
 inline nlohmann::json metrics(const std::string& name, double seconds,
