@@ -576,16 +576,16 @@ TEST(Doctor, SlowestCompilesCarryTheirPhases) {
 TEST(Doctor, WithoutPhasesTheDiffsFiguresAreTheSame) {
   auto event = [](int frame, const char* ph, const char* name, double ts_us) {
     std::string id = std::to_string(frame) + "/0";
-    return at(frame, 0, {{"chromium_event", json::object()}},
-              json({{"ph", ph}, {"name", name}, {"ts", ts_us}, {"args", {{"compile_id", id}}}})
-                  .dump());
+    return at(
+        frame, 0, {{"chromium_event", json::object()}},
+        json({{"ph", ph}, {"name", name}, {"ts", ts_us}, {"args", {{"compile_id", id}}}}).dump());
   };
-  std::string log = at(0, 0, start()) + event(0, "B", "dynamo", 0) + event(0, "E", "dynamo", 4e6) +
-                    at(0, 0, metrics("forward", 4.0)) +
-                    recompile(0, 1, {"0/0: tensor 'L['x']' size mismatch at index 0"}, "forward",
-                              2.0) +
-                    at(1, 0, start()) + event(1, "B", "inductor", 5e6) +
-                    event(1, "E", "inductor", 6e6) + at(1, 0, metrics("other", 1.0));
+  std::string log =
+      at(0, 0, start()) + event(0, "B", "dynamo", 0) + event(0, "E", "dynamo", 4e6) +
+      at(0, 0, metrics("forward", 4.0)) +
+      recompile(0, 1, {"0/0: tensor 'L['x']' size mismatch at index 0"}, "forward", 2.0) +
+      at(1, 0, start()) + event(1, "B", "inductor", 5e6) + event(1, "E", "inductor", 6e6) +
+      at(1, 0, metrics("other", 1.0));
   auto [with_model, with] = fold_log(log, true);
   auto [without_model, without] = fold_log(log, false);
   EXPECT_EQ(with_model.chromium.phases.size(), 2u);

@@ -87,16 +87,10 @@ analysis::DoctorReport diagnose_log(const std::string& log) {
   analysis::DoctorReport d = analysis::diagnose(whole);
   std::string want = analysis::summary_json(d, "test.log", "x");
 
-  analysis::DoctorFold fold;
-  io::LineReader lines(std::make_unique<StringSource>(log));
-  model::ReportModel streamed;
-  streamed.input_path = "test.log";
-  ingest::ReadOptions opts;
-  opts.ingest.feed = &fold;
-  ingest::read_records(lines, &streamed, opts);
+  auto [streamed, folded] = fold_log(log, true);
   EXPECT_TRUE(streamed.metrics.empty() && streamed.recompile_reasons.empty() &&
               streamed.graph_break_notes.empty() && streamed.loose_failures.empty());
-  EXPECT_EQ(analysis::summary_json(fold.finish(streamed), "test.log", "x"), want);
+  EXPECT_EQ(analysis::summary_json(folded, "test.log", "x"), want);
 
   analysis::DoctorFold reversed;  // metrics first, the artifacts after them
   for (const auto& r : whole.metrics) reversed.on_metrics(r);

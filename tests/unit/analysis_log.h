@@ -31,8 +31,7 @@ analysis::DoctorReport diagnose_log(const std::string& log);
 // `log` read as the doctor's commands read it (each record folded as it is
 // read), with or without the compiler phases (IngestOptions::phases): the
 // model and the doctor's answer.
-std::pair<model::ReportModel, analysis::DoctorReport> fold_log(const std::string& log,
-                                                               bool phases);
+std::pair<model::ReportModel, analysis::DoctorReport> fold_log(const std::string& log, bool phases);
 
 // compilation_metrics of a clean compile: a graph, no restart, no failure.
 inline nlohmann::json metrics(const std::string& name, double seconds,
