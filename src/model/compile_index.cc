@@ -14,35 +14,24 @@ IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping)
     }
     return entries_[*unknown_];
   }
-  if (slots_.empty()) slots_.assign(64, 0);
-  size_t i = slot_of(*grouping);
-  if (slots_[i] != 0) return entries_[slots_[i] - 1];
+  size_t at = slot_of(*grouping);
+  if (auto n = by_id_.number(at)) return entries_[*n];
   entries_.push_back(IndexEntry{grouping, {}, {}});
-  slots_[i] = static_cast<uint32_t>(entries_.size());
-  if (entries_.size() * 2 > slots_.size()) {
-    slots_.assign(slots_.size() * 2, 0);
-    // Every id is distinct: each goes to the first empty slot of its probe.
-    size_t mask = slots_.size() - 1;
-    for (size_t n = 0; n < entries_.size(); ++n) {
-      if (!entries_[n].id) continue;
-      size_t at = trace::CompileIdHash()(*entries_[n].id) & mask;
-      while (slots_[at] != 0) at = (at + 1) & mask;
-      slots_[at] = static_cast<uint32_t>(n + 1);
-    }
-  }
+  by_id_.put(at, static_cast<uint32_t>(entries_.size() - 1),
+             [&](uint32_t n) -> std::optional<size_t> {
+               if (!entries_[n].id) return std::nullopt;  // the "(unknown)" entry
+               return trace::CompileIdHash()(*entries_[n].id);
+             });
   return entries_.back();
 }
 
 size_t CompileIndex::slot_of(const trace::CompileId& id) const {
-  size_t mask = slots_.size() - 1;
-  for (size_t i = trace::CompileIdHash()(id) & mask;; i = (i + 1) & mask)
-    if (slots_[i] == 0 || *entries_[slots_[i] - 1].id == id) return i;
+  return by_id_.slot(trace::CompileIdHash()(id), [&](uint32_t n) { return *entries_[n].id == id; });
 }
 
 const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
-  if (slots_.empty()) return nullptr;
-  size_t i = slot_of(grouping);
-  return slots_[i] == 0 ? nullptr : &entries_[slots_[i] - 1];
+  auto n = by_id_.number(slot_of(grouping));
+  return n ? &entries_[*n] : nullptr;
 }
 
 PayloadFile CompileIndex::make_payload_file(std::string_view folder,
@@ -244,12 +233,6 @@ TextTable& TextTable::operator=(const TextTable& other) {
   return *this;
 }
 
-size_t TextTable::slot_of(std::string_view text) const {
-  size_t mask = slots_.size() - 1;
-  for (size_t i = std::hash<std::string_view>{}(text)&mask;; i = (i + 1) & mask)
-    if (slots_[i] == 0 || (*this)[slots_[i] - 1] == text) return i;
-}
-
 const char* TextTable::keep(std::string_view text) {
   if (text.empty()) return "";
   if (chunks_.empty() || room_ - used_ < text.size()) {  // (none in a table moved from)
@@ -264,22 +247,12 @@ const char* TextTable::keep(std::string_view text) {
 }
 
 uint32_t TextTable::add(std::string_view text) {
-  if (slots_.empty()) slots_.assign(64, 0);
-  size_t i = slot_of(text);
-  if (slots_[i] != 0) return slots_[i] - 1;
+  auto hash = [](std::string_view t) { return std::hash<std::string_view>{}(t); };
+  size_t at = slots_.slot(hash(text), [&](uint32_t n) { return (*this)[n] == text; });
+  if (auto n = slots_.number(at)) return *n;
   auto id = static_cast<uint32_t>(texts_.size());
   texts_.push_back({keep(text), text.size()});
-  slots_[i] = id + 1;
-  if (texts_.size() * 2 > slots_.size()) {
-    slots_.assign(slots_.size() * 2, 0);
-    // Every text is distinct: each goes to the first empty slot of its probe.
-    size_t mask = slots_.size() - 1;
-    for (uint32_t n = 0; n < texts_.size(); ++n) {
-      size_t at = std::hash<std::string_view>{}((*this)[n]) & mask;
-      while (slots_[at] != 0) at = (at + 1) & mask;
-      slots_[at] = n + 1;
-    }
-  }
+  slots_.put(at, id, [&](uint32_t n) -> std::optional<size_t> { return hash((*this)[n]); });
   return id;
 }
 

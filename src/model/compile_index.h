@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/number_slots.h"
 #include "model/payload_file.h"
 #include "model/payload_store.h"
 #include "trace/compile_id.h"
@@ -120,11 +121,10 @@ class CompileIndex {
   std::vector<std::shared_ptr<const std::vector<trace::OperatorCount>>> operators_;
   std::unordered_map<const void*, uint32_t> operator_numbers_;  // by list
   std::vector<IndexEntry> entries_;
-  // The entries with an id, found by it: each one's number + 1 in a slot,
-  // 0 for none; at most half full (8 bytes an entry, where a node map took
-  // about 70: 5,900 entries a 1 GB log).
-  std::vector<uint32_t> slots_;
-  size_t slot_of(const trace::CompileId& id) const;  // where it is, or the empty slot
+  // The entries with an id, found by it: 8 bytes an entry, where a node
+  // map took about 70 (5,900 entries a 1 GB log).
+  base::NumberSlots by_id_;
+  size_t slot_of(const trace::CompileId& id) const;  // by_id_'s slot of it
   std::optional<size_t> unknown_;
 };
 

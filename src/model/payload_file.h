@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/number_slots.h"
 #include "trace/graph_ops.h"
 #include "trace/noise.h"
 
@@ -44,11 +45,10 @@ class TextTable {
   };
   static constexpr size_t kChunk = 64 << 10;
   const char* keep(std::string_view text);
-  size_t slot_of(std::string_view text) const;  // where it is, or the empty slot
   std::vector<std::unique_ptr<char[]>> chunks_;
   size_t used_ = 0, room_ = 0;  // of the last chunk
   std::vector<Text> texts_;
-  std::vector<uint32_t> slots_;  // number + 1, 0 when empty; at most half full
+  base::NumberSlots slots_;  // the texts by their bytes
 };
 
 // A payload's digest as the log declared it: 16 bytes when it is 32
