@@ -261,13 +261,16 @@ TEST(PayloadFacts, APayloadNotedBeforeIsNotReadAgain) {
 // artifact whose bytes differ is read back from both, and is noise_only
 // exactly where the two payloads are the same without noise; each graph of
 // a pair has its operators. The pairs, and in `*same` those the same.
-size_t compare_pairs(const fs::path& x, const fs::path& y, size_t* same) {
+// `batch`: the pairs compared at a time.
+size_t compare_pairs(const fs::path& x, const fs::path& y, size_t* same,
+                     size_t batch = kPairBatch) {
   fs::path px = plain_copy(x), py = plain_copy(y);
   trace::NoiseDigests digests;
   model::ReportModel a = read(px, true, &digests), b = read(py, true, &digests);
   auto wanted = analysis::compiles_to_compare(a, b);
   PlacedLog la(px.string()), lb(py.string());
-  compare_placed_payloads(&la, &a.index, &lb, &b.index, wanted.pairs, &digests, wanted.digest_keys);
+  compare_placed_payloads(&la, &a.index, &lb, &b.index, wanted.pairs, &digests, wanted.digest_keys,
+                          batch);
   // Then, as tlscope diff does, the graphs not in a pair.
   note_placed_payloads(&la, &a.index, wanted.a, &digests, &wanted.digest_keys);
   note_placed_payloads(&lb, &b.index, wanted.b, &digests, &wanted.digest_keys);
@@ -298,10 +301,11 @@ size_t compare_pairs(const fs::path& x, const fs::path& y, size_t* same) {
 
 // compare_pairs() of each log (in name order) and the next: the pairs,
 // and in `*same` those the same apart from noise.
-size_t compare_neighbours(std::vector<fs::path> logs, size_t* same) {
+size_t compare_neighbours(std::vector<fs::path> logs, size_t* same, size_t batch = kPairBatch) {
   std::sort(logs.begin(), logs.end());
   size_t pairs = 0;
-  for (size_t i = 0; i + 1 < logs.size(); ++i) pairs += compare_pairs(logs[i], logs[i + 1], same);
+  for (size_t i = 0; i + 1 < logs.size(); ++i)
+    pairs += compare_pairs(logs[i], logs[i + 1], same, batch);
   std::printf("%zu logs: %zu pairs, %zu the same apart from noise\n", logs.size(), pairs, *same);
   return pairs;
 }
@@ -315,6 +319,19 @@ TEST(PayloadFacts, PairsAreTheSameWhereTheirPayloadsAreWithoutNoise) {
   EXPECT_GT(pairs, 20u);
   EXPECT_GT(same, 0u);
   EXPECT_LT(same, pairs);
+}
+
+// The same, a few pairs at a time: a pair of payloads met in a batch
+// before is not compared again, and each batch's verdicts reach its files.
+TEST(PayloadFacts, PairsComparedAFewAtATimeAreTheSameAsAllAtOnce) {
+  auto logs = logs_in(TLSCOPE_DATA "/recorded", ".log.gz");
+  ASSERT_GE(logs.size(), 10u);
+  size_t all = 0, pairs = compare_neighbours(logs, &all);
+  for (size_t batch : {1, 3}) {
+    size_t same = 0;
+    EXPECT_EQ(compare_neighbours(logs, &same, batch), pairs) << batch;
+    EXPECT_EQ(same, all) << batch;
+  }
 }
 
 TEST(PayloadFactsCorpus, PairsAreTheSameWhereTheirPayloadsAreWithoutNoiseOnCorpusLogs) {

@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <barrier>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
-#include "base/parallel.h"
 #include "base/scratch.h"
 #include "io/line_reader.h"
 #include "io/read_file.h"
@@ -143,12 +145,12 @@ void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, Pla
                              model::CompileIndex* index_b,
                              std::span<const std::pair<uint32_t, uint32_t>> pairs,
                              trace::NoiseDigests* digests,
-                             const std::unordered_set<uint64_t>& digest_keys) {
+                             const std::unordered_set<uint64_t>& digest_keys, size_t batch) {
   const PairReader reader{log_a, log_b, digests, digest_keys};
   // A batch of pairs at a time: the files are taken from the stores here
-  // (one thread's), each pair of payloads (by their keys) compared once,
-  // on two threads, and what was found kept for the batches after.
-  constexpr size_t kBatch = 4096;
+  // (by this thread alone), each pair of payloads (by their keys) compared
+  // once, on this thread and one more kept for the whole run (its buffers
+  // and heap stay warm), and what was found kept for the batches after.
   struct Pair {
     model::PayloadFile a, b;
   };
@@ -164,31 +166,48 @@ void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, Pla
   std::vector<bool*> verdict;  // each pair's entry in `known` (stable)
   std::vector<uint8_t> same;
   std::vector<size_t> todo;  // the first of each pair of keys not known
-  for (size_t from = 0; from < pairs.size(); from += kBatch) {
-    size_t n = std::min(kBatch, pairs.size() - from);
-    files.resize(n);
-    verdict.resize(n);
-    todo.clear();
-    for (size_t k = 0; k < n; ++k) {
-      files[k] = {index_a->payload_file(pairs[from + k].first),
-                  index_b->payload_file(pairs[from + k].second)};
-      auto [it, met_first] = known.try_emplace(std::pair{files[k].a.key, files[k].b.key}, false);
-      verdict[k] = &it->second;
-      if (met_first) todo.push_back(k);
+  std::atomic<size_t> next{0};
+  std::barrier sync(2);
+  // Both threads go through the same batches: this one makes each ready,
+  // both compare its pairs, this one keeps what they found.
+  auto batches = [&](bool first) {
+    for (size_t from = 0; from < pairs.size(); from += batch) {
+      size_t n = std::min(batch, pairs.size() - from);
+      if (first) {
+        files.resize(n);
+        verdict.resize(n);
+        todo.clear();
+        for (size_t k = 0; k < n; ++k) {
+          files[k] = {index_a->payload_file(pairs[from + k].first),
+                      index_b->payload_file(pairs[from + k].second)};
+          auto [it, met_first] =
+              known.try_emplace(std::pair{files[k].a.key, files[k].b.key}, false);
+          verdict[k] = &it->second;
+          if (met_first) todo.push_back(k);
+        }
+        same.assign(n, 0);
+        next = 0;
+      }
+      sync.arrive_and_wait();  // the batch is ready
+      for (size_t t; (t = next++) < todo.size();) {
+        const Pair& p = files[todo[t]];
+        same[todo[t]] = reader.same(p.a, p.b);
+      }
+      sync.arrive_and_wait();  // and done
+      if (!first) continue;
+      for (size_t k : todo) *verdict[k] = same[k] != 0;
+      for (size_t k = 0; k < n; ++k) {
+        if (!*verdict[k]) continue;
+        files[k].a.noise_only = files[k].b.noise_only = true;
+        index_a->set_payload_file(pairs[from + k].first, files[k].a);
+        index_b->set_payload_file(pairs[from + k].second, files[k].b);
+      }
     }
-    same.assign(n, 0);
-    base::in_parallel(0, todo.size(), 2, [&](size_t t) {
-      const Pair& p = files[todo[t]];
-      same[todo[t]] = reader.same(p.a, p.b);
-    });
-    for (size_t k : todo) *verdict[k] = same[k] != 0;
-    for (size_t k = 0; k < n; ++k) {
-      if (!*verdict[k]) continue;
-      files[k].a.noise_only = files[k].b.noise_only = true;
-      index_a->set_payload_file(pairs[from + k].first, files[k].a);
-      index_b->set_payload_file(pairs[from + k].second, files[k].b);
-    }
-  }
+  };
+  if (pairs.empty() || batch == 0) return;
+  std::thread helper(batches, false);
+  batches(true);
+  helper.join();
 }
 
 }  // namespace tlscope::ingest

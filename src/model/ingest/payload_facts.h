@@ -73,12 +73,15 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
 // is a graph still to note, the first kHeadBytes of each are read first:
 // where they differ apart from noise, nothing more is (and they are not
 // checked: a changed log's pair counts as changed either way). A pair
-// repeated (the same two payloads) is compared once. On two threads.
+// repeated (the same two payloads) is compared once. On two threads, `batch`
+// pairs at a time (their files held in memory meanwhile).
 inline constexpr size_t kHeadBytes = 4096;
+inline constexpr size_t kPairBatch = 4096;
 void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, PlacedLog* log_b,
                              model::CompileIndex* index_b,
                              std::span<const std::pair<uint32_t, uint32_t>> pairs,
                              trace::NoiseDigests* digests,
-                             const std::unordered_set<uint64_t>& digest_keys);
+                             const std::unordered_set<uint64_t>& digest_keys,
+                             size_t batch = kPairBatch);
 
 }  // namespace tlscope::ingest
