@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "io/byte_source.h"
+#include "trace/payload_hash.h"
 
 namespace tlscope::trace {
 namespace {
@@ -301,6 +303,92 @@ TEST(SameApartFromNoise, AnotherRunOfRecordedLogsIsTheSame) {
 TEST(SameApartFromNoiseCorpus, AnotherRunOfCorpusLogsIsTheSame) {
   ASSERT_TRUE(std::filesystem::is_directory(TLSCOPE_CORPUS "/tlparse/inputs"));
   EXPECT_GT(compare_runs_on_logs({TLSCOPE_CORPUS "/tlparse/inputs"}), 100u);
+}
+
+// NoiseDigests: what is noted of a payload is found again by its key,
+// whatever else was noted (many keys, in every shard), and nothing is made
+// that was not asked for.
+TEST(NoiseDigests, WhatIsNotedIsFoundByItsKeyAmongMany) {
+  NoiseDigests digests;
+  auto fx = [](int i) {
+    return "    def forward(self, x):\n        mm_" + std::to_string(i) +
+           " = torch.ops.aten.mm.default(x, x)\n";
+  };
+  auto graph_of = [](int i) {
+    return i % 2 ? NoiseDigests::Graph::kFx : NoiseDigests::Graph::kNone;
+  };
+  constexpr int kMany = 20000;
+  std::vector<uint64_t> keys;
+  for (int i = 0; i < kMany; ++i) {
+    // Odd ones a graph with a digest; even ones a digest alone; each with
+    // an object id of its own.
+    std::string text = fx(i) + "    id 14023456789012" + std::to_string(10 + i % 7) + "\n";
+    keys.push_back(digests.note(text, graph_of(i)));
+    EXPECT_EQ(keys.back(), NoiseDigests::key_of(payload_hash(text), text.size(), graph_of(i)));
+  }
+  for (int i = 0; i < kMany; ++i) {
+    bool graph = i % 2;
+    NoiseDigests::Facts f = digests.find(keys[i]);
+    ASSERT_TRUE(f.has_digest) << i;
+    // The digest is of the text without noise: the id's digits do not count.
+    EXPECT_EQ(f.digest, noise_free_digest(fx(i) + "    id 1402345678901299\n")) << i;
+    EXPECT_EQ(f.operators != nullptr, graph) << i;
+    if (graph) {
+      ASSERT_EQ(f.operators->size(), 1u) << i;
+      EXPECT_EQ((*f.operators)[0].name, "aten.mm") << i;
+    }
+    EXPECT_TRUE(digests.has(keys[i], true, graph_of(i))) << i;
+    EXPECT_EQ(digests.has(keys[i], true, NoiseDigests::Graph::kFx), graph) << i;
+  }
+  // A key never noted: nothing found, nothing had but what is not asked.
+  uint64_t unknown = keys[0] ^ 1;
+  EXPECT_FALSE(digests.find(unknown).has_digest);
+  EXPECT_EQ(digests.find(unknown).operators, nullptr);
+  EXPECT_FALSE(digests.has(unknown, true, NoiseDigests::Graph::kNone));
+  EXPECT_FALSE(digests.has(unknown, false, NoiseDigests::Graph::kOutputCode));
+  EXPECT_TRUE(digests.has(unknown, false, NoiseDigests::Graph::kNone));
+}
+
+TEST(NoiseDigests, AGraphNotedWithoutADigestGetsOneWhenNotedAgainWithOne) {
+  NoiseDigests digests;
+  std::string g = "    def forward(self, x):\n        mm = torch.ops.aten.mm.default(x, x)\n";
+  uint64_t key = digests.note(g, NoiseDigests::Graph::kFx, 0, false);
+  EXPECT_FALSE(digests.find(key).has_digest);
+  ASSERT_NE(digests.find(key).operators, nullptr);
+  EXPECT_FALSE(digests.has(key, true, NoiseDigests::Graph::kFx));
+  EXPECT_TRUE(digests.has(key, false, NoiseDigests::Graph::kFx));
+  auto ops = digests.find(key).operators;
+  EXPECT_EQ(digests.note(g, NoiseDigests::Graph::kFx, 0, true), key);
+  EXPECT_TRUE(digests.find(key).has_digest);
+  EXPECT_EQ(digests.find(key).digest, noise_free_digest(g));
+  EXPECT_EQ(digests.find(key).operators, ops);  // made once
+}
+
+TEST(NoiseDigests, TwoThreadsNotingAtOnceMakeEachKeyOnce) {
+  NoiseDigests digests;
+  constexpr int kMany = 5000;
+  auto text = [](int i) {
+    return "    def forward(self, x):\n        add_" + std::to_string(i) +
+           " = torch.ops.aten.add.Tensor(x, x)\n";
+  };
+  // Both threads note every text (one from the first, one from the last).
+  auto note = [&](bool backwards) {
+    for (int k = 0; k < kMany; ++k)
+      digests.note(text(backwards ? kMany - 1 - k : k), NoiseDigests::Graph::kFx);
+  };
+  std::thread other(note, true);
+  note(false);
+  other.join();
+  for (int i = 0; i < kMany; ++i) {
+    std::string t = text(i);
+    auto f =
+        digests.find(NoiseDigests::key_of(payload_hash(t), t.size(), NoiseDigests::Graph::kFx));
+    ASSERT_TRUE(f.has_digest) << i;
+    EXPECT_EQ(f.digest, noise_free_digest(t)) << i;
+    ASSERT_NE(f.operators, nullptr) << i;
+    ASSERT_EQ(f.operators->size(), 1u) << i;
+    EXPECT_EQ((*f.operators)[0].name, "aten.add") << i;
+  }
 }
 
 }  // namespace

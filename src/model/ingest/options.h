@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <string>
 
-#include "io/line_reader.h"
 #include "trace/md5_batch.h"
 
 namespace tlscope::trace {
@@ -86,8 +85,8 @@ struct IngestOptions {
   // not where both logs are compressed (bench/README.md, fourteenth pass).
   bool compressed_read_ahead = true;
   // Bytes of the log read at a time (io::LineReader; more while a line is
-  // longer).
-  size_t line_buffer_bytes = io::LineReader::kDefaultCapacity;
+  // longer); 0: the reader's own default.
+  size_t line_buffer_bytes = 0;
   std::string message_prefix;  // before per-line messages ("rank 3: ")
   // Where the compilation metrics, recompile reasons, graph-break notes and
   // loose failures go as they are read, instead of into the model's lists

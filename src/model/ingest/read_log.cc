@@ -1,5 +1,6 @@
 #include "model/ingest/read_log.h"
 
+#include "io/line_reader.h"
 #include "io/read_ahead.h"
 #include "model/ingest/model_builder.h"
 #include "trace/trace_reader.h"
@@ -66,7 +67,9 @@ ReadResult read_log(const std::string& log, const IngestOptions& opts) {
   // Reading (and decoding) on a thread of its own, beside the parsing.
   if (source->compressed() ? opts.compressed_read_ahead : opts.plain_read_ahead)
     source = io::read_ahead(std::move(source));
-  io::LineReader lines(std::move(source), opts.line_buffer_bytes);
+  io::LineReader lines(std::move(source), opts.line_buffer_bytes
+                                              ? opts.line_buffer_bytes
+                                              : io::LineReader::kDefaultCapacity);
   result.model.input_path = log;
   ReadOptions ropts;
   ropts.ingest = opts;
