@@ -77,6 +77,11 @@ using detail::RefSet;
 
 class DoctorFold::State {
  public:
+  explicit State(Detail detail)
+      : figures_only_(detail == Detail::kFigures),
+        artifact_reasons_(0, ReasonHash{figures_only_}, ReasonEq{figures_only_}),
+        candidate_reasons_(0, ReasonHash{figures_only_}, ReasonEq{figures_only_}) {}
+
   void on_metrics(const model::MetricsRecord& r) {
     ++metrics_;
     failures_.on_metrics(r);
@@ -119,7 +124,7 @@ class DoctorFold::State {
     out_.failures = failures_.finish();
     out_.totals.failures = out_.failures.size();
     out_.slowest = slowest_.finish(m.chromium);
-    detail::build_advice(&out_);
+    if (!figures_only_) detail::build_advice(&out_);
     std::stable_sort(out_.frames.begin(), out_.frames.end(), [](const auto& a, const auto& b) {
       if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
       return a.compile_time_s > b.compile_time_s;
@@ -173,7 +178,7 @@ class DoctorFold::State {
     s.first_metrics = std::min(s.first_metrics, metrics_);
     if (!r.co_name.empty()) {
       f.name = r.co_name;
-      f.filename = r.co_filename;
+      if (!figures_only_) f.filename = r.co_filename;
       s.named = true;
       if (r.co_firstlineno) {
         f.line = *r.co_firstlineno;
@@ -183,7 +188,7 @@ class DoctorFold::State {
     if (s.first_compile(*r.id->frame_compile_id)) {
       ++f.compiles;
       if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-      f.compile_ids.push_back(ref);
+      if (!figures_only_) f.compile_ids.push_back(ref);
     }
     if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
     if (r.fail_type) ++f.failures;
@@ -204,7 +209,7 @@ class DoctorFold::State {
       FrameState& s = frame(key.first, key.second);
       if (!s.named) {
         s.report.name = head.name;
-        s.report.filename = head.display_filename(m.strings);
+        if (!figures_only_) s.report.filename = head.display_filename(m.strings);
       }
       if (!s.line_known) s.report.line = head.line;
       order_.push_back(key);
@@ -235,24 +240,35 @@ class DoctorFold::State {
   // Recompile reasons: a recompile_reasons artifact's are preferred; the
   // metrics' recompile_reason fills gaps. Each (compile, failed entry,
   // first line) once: the sets below hold where such a reason is kept.
+  // For the figures, each (compile, pattern) once: a pattern counts the
+  // compiles that list it, and keeps the first reason of the first frame
+  // (group_reasons), which the first of each is.
   struct ReasonAt {
     const std::vector<RecompileReason>* list;
     size_t index;
     const RecompileReason& operator*() const { return (*list)[index]; }
   };
   struct ReasonHash {
+    bool by_pattern = false;
     size_t operator()(const ReasonAt& at) const {
       const RecompileReason& r = *at;
       size_t h = model::CompileRefHash()(r.compile_id);
+      if (by_pattern)
+        return (h * 1000003u ^ static_cast<size_t>(r.category)) * 1000003u ^
+               std::hash<std::string>()(normalize_reason(r.reason));
       for (const std::string* s : {&r.failed_id, &r.reason})
         h = h * 1000003u ^ std::hash<std::string>()(*s);
       return h;
     }
   };
   struct ReasonEq {
+    bool by_pattern = false;
     bool operator()(const ReasonAt& a, const ReasonAt& b) const {
-      return (*a).compile_id == (*b).compile_id && (*a).failed_id == (*b).failed_id &&
-             (*a).reason == (*b).reason;
+      if ((*a).compile_id != (*b).compile_id) return false;
+      if (by_pattern)
+        return (*a).category == (*b).category &&
+               normalize_reason((*a).reason) == normalize_reason((*b).reason);
+      return (*a).failed_id == (*b).failed_id && (*a).reason == (*b).reason;
     }
   };
   using ReasonSet = std::unordered_set<ReasonAt, ReasonHash, ReasonEq>;
@@ -364,6 +380,7 @@ class DoctorFold::State {
                      [](const auto& a, const auto& b) { return a.count > b.count; });
   }
 
+  const bool figures_only_;
   DoctorReport out_;
   uint64_t metrics_ = 0, artifacts_ = 0;  // records met
   std::map<FrameKey, FrameState> frames_;
@@ -384,7 +401,7 @@ class DoctorFold::State {
   detail::SlowestFold slowest_;
 };
 
-DoctorFold::DoctorFold() : s_(std::make_unique<State>()) {}
+DoctorFold::DoctorFold(Detail detail) : s_(std::make_unique<State>(detail)) {}
 DoctorFold::~DoctorFold() = default;
 void DoctorFold::on_metrics(const model::MetricsRecord& r) { s_->on_metrics(r); }
 void DoctorFold::on_recompile_reasons(const model::RecompileReasons& r) {

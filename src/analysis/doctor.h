@@ -138,7 +138,12 @@ DoctorReport diagnose(const model::ReportModel& model);
 // the log's compiles; the answer is the same either way.
 class DoctorFold : public model::RecordFeed {
  public:
-  DoctorFold();
+  // kFigures: for figures_of() only (what a diff reads, analysis/diff.h),
+  // in less memory. Its answer's frames list no compile ids nor file
+  // names, a frame's recompile reasons are the first of each pattern
+  // (class and normalised reason) per compile, and there is no advice.
+  enum class Detail : uint8_t { kAnswer, kFigures };
+  explicit DoctorFold(Detail detail = Detail::kAnswer);
   ~DoctorFold() override;
   DoctorFold(const DoctorFold&) = delete;
   DoctorFold& operator=(const DoctorFold&) = delete;

@@ -66,7 +66,8 @@ void read_both(Side* a, Side* b, bool exact) {
   // beside two readers only cost; one beside a plain log's reader pays).
   bool both_compressed = io::compressed_file(a->log) && io::compressed_file(b->log);
   auto read = [&](Side* s, int reader) {
-    analysis::DoctorFold fold;
+    // Only what the diff reads of the doctor (its figures) is kept.
+    analysis::DoctorFold fold(analysis::DoctorFold::Detail::kFigures);
     ingest::IngestOptions opts;
     opts.feed = &fold;    // the doctor's records are folded as they are read
     opts.stacks = false;  // neither the diff nor the doctor reads them

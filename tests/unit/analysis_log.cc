@@ -7,7 +7,9 @@
 #include <cstring>
 #include <memory>
 
+#include "analysis/diff.h"
 #include "analysis/summary.h"
+#include "figures_text.h"
 #include "io/byte_source.h"
 #include "io/line_reader.h"
 #include "model/ingest/read_log.h"
@@ -104,6 +106,17 @@ analysis::DoctorReport diagnose_log(const std::string& log) {
   rest.runs = whole.runs;
   rest.torch_version = whole.torch_version;
   EXPECT_EQ(analysis::summary_json(reversed.finish(rest), "test.log", "x"), want);
+
+  // What a diff reads, by the doctor that keeps only that: the same.
+  analysis::DoctorFold light(analysis::DoctorFold::Detail::kFigures);
+  io::LineReader lines(std::make_unique<StringSource>(log));
+  model::ReportModel m;
+  m.input_path = "test.log";
+  ingest::ReadOptions opts;
+  opts.ingest.feed = &light;
+  ingest::read_records(lines, &m, opts);
+  EXPECT_EQ(tlscope_test::figures_text(analysis::figures_of(light.finish(m))),
+            tlscope_test::figures_text(analysis::figures_of(d)));
   return d;
 }
 

@@ -26,7 +26,9 @@ model::ReportModel read_text(const std::string& log, bool noise_digests = false)
 // The test fails unless the doctor fed the records as they are read
 // (analysis::DoctorFold through IngestOptions::feed, the model keeping none
 // of them) says the same, and the same again when fed the whole model's
-// records in the opposite order of their kinds.
+// records in the opposite order of their kinds; and unless the doctor that
+// keeps only what a diff reads (DoctorFold::Detail::kFigures) gives the
+// same figures (analysis::figures_of).
 analysis::DoctorReport diagnose_log(const std::string& log);
 // `log` read as the doctor's commands read it (each record folded as it is
 // read), with or without the compiler phases (IngestOptions::phases): the

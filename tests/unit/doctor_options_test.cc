@@ -3,7 +3,8 @@
 // every recorded log and every corpus log, the doctor's answer about the
 // model read the report's way and about the model read the doctor's way is
 // the same text, byte for byte; and so is the answer of the doctor fed the
-// records as they are read. The doctor's model holds none of what only the
+// records as they are read, and the figures (what a diff reads) of the
+// doctor that keeps only those. The doctor's model holds none of what only the
 // report's pages read.
 #include <gtest/gtest.h>
 
@@ -13,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diff.h"
 #include "analysis/doctor.h"
 #include "analysis/summary.h"
+#include "figures_text.h"
 #include "log_files.h"
 #include "model/ingest/read_log.h"
 
@@ -23,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using tlscope_test::figures_text;
 using tlscope_test::logs_in;
 
 // The rows of the failures page the report's model has (the doctor's has
@@ -49,6 +53,13 @@ size_t expect_same_answer(const fs::path& log) {
               streamed.model.graph_break_notes.empty() && streamed.model.loose_failures.empty())
       << log;
   EXPECT_EQ(analysis::summary_json(fold.finish(streamed.model), log.string(), "x"), want) << log;
+  // The doctor that keeps only what a diff reads of it: the same figures.
+  analysis::DoctorFold light(analysis::DoctorFold::Detail::kFigures);
+  opts.feed = &light;
+  auto lightly = read_log(log.string(), opts);
+  EXPECT_TRUE(lightly.ok) << log;
+  std::string figures = figures_text(analysis::figures_of(analysis::diagnose(full.model)));
+  EXPECT_EQ(figures_text(analysis::figures_of(light.finish(lightly.model))), figures) << log;
   // Streamed member by member, it is what json::dump(2) of the whole value
   // writes (summary_json.cc gives the keys in dump's order).
   EXPECT_EQ(got, nlohmann::json::parse(got).dump(2, ' ', false,
