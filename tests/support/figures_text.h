@@ -14,10 +14,9 @@ inline std::string figures_text(const tlscope::analysis::DoctorFigures& f) {
   std::ostringstream s;
   s.precision(17);
   const auto& t = f.totals;
-  s << "totals: frames " << t.frames << " compiles " << t.compiles << " recompiles "
-    << t.recompiles << " breaks " << t.graph_breaks << " failures " << t.failures << " time "
-    << t.compile_time_s << " limits " << t.recompile_limit_hits << " runs " << t.runs
-    << " timed " << t.timed << "\n";
+  s << "totals: frames " << t.frames << " compiles " << t.compiles << " recompiles " << t.recompiles
+    << " breaks " << t.graph_breaks << " failures " << t.failures << " time " << t.compile_time_s
+    << " limits " << t.recompile_limit_hits << " runs " << t.runs << " timed " << t.timed << "\n";
   for (const auto& [key, x] : f.frames)
     s << "frame " << key.first << "/" << key.second << ": " << x.name << " present " << x.present
       << " compiles " << x.compiles << " recompiles " << x.recompiles << " breaks "

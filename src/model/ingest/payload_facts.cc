@@ -204,7 +204,8 @@ void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, Pla
       }
     }
   };
-  if (pairs.empty() || batch == 0) return;
+  if (pairs.empty()) return;
+  batch = std::max<size_t>(batch, 1);  // 0 would leave every pair uncompared
   std::thread helper(batches, false);
   batches(true);
   helper.join();

@@ -74,7 +74,7 @@ bool note_placed_payloads(const std::string& log, model::CompileIndex* index,
 // where they differ apart from noise, nothing more is (and they are not
 // checked: a changed log's pair counts as changed either way). A pair
 // repeated (the same two payloads) is compared once. On two threads, `batch`
-// pairs at a time (their files held in memory meanwhile).
+// pairs at a time (their files held in memory meanwhile; 0 is taken as 1).
 inline constexpr size_t kHeadBytes = 4096;
 inline constexpr size_t kPairBatch = 4096;
 void compare_placed_payloads(PlacedLog* log_a, model::CompileIndex* index_a, PlacedLog* log_b,
