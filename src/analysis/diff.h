@@ -223,7 +223,7 @@ struct DoctorFigures {
   Totals totals;
   std::map<std::pair<uint32_t, uint32_t>, FrameFigures> frames;  // by (run, frame id)
   std::map<std::string, Pattern> recompile_reasons, graph_breaks;
-  bool several_runs() const { return totals.runs > 1; }
+  bool several_runs() const { return totals.several_runs(); }
 };
 DoctorFigures figures_of(const DoctorReport& d);
 

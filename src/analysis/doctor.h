@@ -97,6 +97,8 @@ struct Totals {
   uint64_t recompile_limit_hits = 0;  // frames that reached their recompile limit
   uint32_t runs = 1;                  // several when Dynamo was reset and compiled again in one log
   bool timed = true;                  // false for TORCH_LOGS text: it has no compile times
+  // Frames are then per run: a compile id is named with its run.
+  bool several_runs() const { return runs > 1; }
   // Nothing was compiled: no frame, graph break or failure (a run that
   // stopped before compiling, a log of other records).
   bool empty() const { return frames == 0 && compiles == 0 && graph_breaks == 0 && failures == 0; }
@@ -115,7 +117,7 @@ struct Expected {
 
 struct DoctorReport {
   Totals totals;
-  bool several_runs() const { return totals.runs > 1; }
+  bool several_runs() const { return totals.several_runs(); }
   std::vector<FrameReport> frames;            // ranked: recompiles, then compile time
   std::vector<GraphBreakGroup> graph_breaks;  // most frequent first
   std::vector<FailureReport> failures;
