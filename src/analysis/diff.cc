@@ -148,26 +148,25 @@ class ArtifactNames {
 // log order; `sorted` then orders them by name for named().
 struct NamedFile {
   model::PayloadFile file;
-  uint32_t id = 0;  // in its index (IndexEntry::payload_file_ids)
+  uint32_t id = 0;  // in its index (CompileIndex::payload_file_ids)
 };
 // The names are views of `names`' texts.
 using NamedFiles = std::vector<std::pair<std::string_view, NamedFile>>;
 NamedFiles payload_files(const model::IndexEntry& e, ArtifactNames& names) {
   NamedFiles out;
-  out.reserve(e.payload_file_ids.size());
+  out.reserve(e.payload_files.count);
   // How many files of each name so far: a compile has a few dozen files, a
   // few names, looked through faster than a map's nodes are made.
   std::vector<std::pair<std::string_view, int>> seen;
-  for (uint32_t id : e.payload_file_ids) {
-    model::PayloadFile f = names.index().payload_file(id);
-    if (!f.md5.has()) continue;
+  names.index().visit_payload_files(e, [&](uint32_t id, const model::PayloadFile& f) {
+    if (!f.md5.has()) return;
     std::string_view stem = names.of(f);
     auto it =
         std::find_if(seen.begin(), seen.end(), [&](const auto& x) { return x.first == stem; });
     if (it == seen.end()) it = seen.insert(seen.end(), {stem, 0});
     int n = ++it->second;
     out.emplace_back(n == 1 ? stem : names.numbered(stem, n), NamedFile{f, id});
-  }
+  });
   return out;
 }
 
@@ -258,10 +257,10 @@ Names operator_names(const model::IndexEntry& e, const model::CompileIndex& inde
   // Each list once (files with the same graph share one), each already in
   // name order: merged.
   std::vector<uint32_t> lists;
-  for (uint32_t id : e.payload_file_ids)
-    if (uint32_t n = index.payload_file(id).operators;
-        n && std::find(lists.begin(), lists.end(), n) == lists.end())
-      lists.push_back(n);
+  index.visit_payload_files(e, [&](uint32_t, const model::PayloadFile& f) {
+    if (f.operators && std::find(lists.begin(), lists.end(), f.operators) == lists.end())
+      lists.push_back(f.operators);
+  });
   Names out;
   for (uint32_t n : lists) {
     Operators ops = index.operators(n);
@@ -381,10 +380,11 @@ bool same_payloads(const NamedFiles& px, const NamedFiles& py, const model::Inde
   }
   // A payload outside payload_files (no declared digest) still has operators.
   auto unnamed = [](const model::IndexEntry& e, const model::CompileIndex& index) {
-    return std::any_of(e.payload_file_ids.begin(), e.payload_file_ids.end(), [&](uint32_t id) {
-      model::PayloadFile f = index.payload_file(id);
-      return (f.placed || f.noted) && !f.md5.has();
+    bool any = false;
+    index.visit_payload_files(e, [&](uint32_t, const model::PayloadFile& f) {
+      any = any || ((f.placed || f.noted) && !f.md5.has());
     });
+    return any;
   };
   return !unnamed(x, nx.index()) && !unnamed(y, ny.index());
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <charconv>
+#include <cstring>
 #include <functional>
 
 namespace tlscope::model {
@@ -44,7 +45,19 @@ PayloadFile CompileIndex::make_payload_file(std::string_view folder,
 }
 
 void CompileIndex::add_payload_file(IndexEntry* e, const PayloadFile& f) {
-  e->payload_file_ids.push_back(files_.add(f));
+  PayloadFile last_file = f;
+  last_file.next = PayloadFile::kNoNext;
+  uint32_t id = files_.add(last_file);
+  PayloadFileChain& c = e->payload_files;
+  if (c.count) {
+    PayloadFile before = files_.get(c.last);  // in memory, but for a compile long left
+    before.next = id;
+    files_.set(c.last, before);
+  } else {
+    c.first = id;
+  }
+  c.last = id;
+  ++c.count;
 }
 
 uint32_t CompileIndex::keep_operators(
@@ -58,8 +71,15 @@ uint32_t CompileIndex::keep_operators(
 
 std::vector<PayloadFile> CompileIndex::payload_files(const IndexEntry& e) const {
   std::vector<PayloadFile> out;
-  out.reserve(e.payload_file_ids.size());
-  for (uint32_t id : e.payload_file_ids) out.push_back(files_.get(id));
+  out.reserve(e.payload_files.count);
+  visit_payload_files(e, [&](uint32_t, const PayloadFile& f) { out.push_back(f); });
+  return out;
+}
+
+std::vector<uint32_t> CompileIndex::payload_file_ids(const IndexEntry& e) const {
+  std::vector<uint32_t> out;
+  out.reserve(e.payload_files.count);
+  visit_payload_files(e, [&](uint32_t id, const PayloadFile&) { out.push_back(id); });
   return out;
 }
 
@@ -81,14 +101,11 @@ void append_numbered_file(std::string* out, std::string_view name, uint64_t n) {
 }  // namespace
 
 std::string CompileIndex::url_of(const PayloadFile& f) const {
-  std::string_view folder = texts_[f.folder];
-  if (f.name == PayloadFile::kFixedPath) return std::string(folder);
-  std::string_view name = texts_[f.name];
-  std::string url;
-  url.reserve(folder.size() + name.size() + 22);
-  url.append(folder);
+  // Each text taken in turn: a spilled table's text is good until its next use.
+  std::string url(texts_[f.folder]);
+  if (f.name == PayloadFile::kFixedPath) return url;
   url.push_back('/');
-  append_numbered_file(&url, name, f.number);
+  append_numbered_file(&url, texts_[f.name], f.number);
   return url;
 }
 
@@ -111,10 +128,7 @@ void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
 }
 
 void CompileIndex::shrink_to_fit() {
-  for (auto& e : entries_) {
-    e.outputs.shrink_to_fit();
-    e.payload_file_ids.shrink_to_fit();
-  }
+  for (auto& e : entries_) e.outputs.shrink_to_fit();
   operators_.shrink_to_fit();
 }
 
@@ -221,6 +235,8 @@ bool DeclaredMd5::same(const DeclaredMd5& other, const TextTable& texts,
                        const TextTable& other_texts) const {
   if (kind_ < kText || other.kind_ < kText)
     return kind_ == other.kind_ && (kind_ == kNone || bytes_ == other.bytes_);
+  if (&texts == &other_texts)  // a spilled table's text is good until its next use
+    return kind_ == other.kind_;
   return texts[kind_ - kText] == other_texts[other.kind_ - kText];
 }
 
@@ -248,12 +264,61 @@ const char* TextTable::keep(std::string_view text) {
 
 uint32_t TextTable::add(std::string_view text) {
   auto hash = [](std::string_view t) { return std::hash<std::string_view>{}(t); };
+  if (spilled_) return spilled_add(text, static_cast<uint32_t>(hash(text)));
   size_t at = slots_.slot(hash(text), [&](uint32_t n) { return (*this)[n] == text; });
   if (auto n = slots_.number(at)) return *n;
-  auto id = static_cast<uint32_t>(texts_.size());
+  auto id = static_cast<uint32_t>(size());
   texts_.push_back({keep(text), text.size()});
   slots_.put(at, id, [&](uint32_t n) -> std::optional<size_t> { return hash((*this)[n]); });
   return id;
+}
+
+// A spilled table keeps 32 bits of each text's hash: the table's slots are
+// found and made again from them, and a text is read back from the file
+// only when they match (a text met again), not at each step of a probe.
+uint32_t TextTable::spilled_add(std::string_view text, uint32_t hash) {
+  const std::vector<uint32_t>& hashes = spilled_->hashes;
+  size_t at =
+      slots_.slot(hash, [&](uint32_t n) { return hashes[n] == hash && (*this)[n] == text; });
+  if (auto n = slots_.number(at)) return *n;
+  auto id = static_cast<uint32_t>(size());
+  spilled_->add(text, hash);
+  slots_.put(at, id, [&](uint32_t n) -> std::optional<size_t> { return hashes[n]; });
+  return id;
+}
+
+void TextTable::spill(size_t resident_chunks) {
+  TextTable kept = std::move(*this);
+  *this = TextTable();
+  spilled_ = std::make_unique<Spilled>(resident_chunks);
+  for (uint32_t id = 0; id < kept.size(); ++id) add(kept[id]);
+}
+
+void TextTable::Spilled::add(std::string_view text, uint32_t hash) {
+  places.add({used_, text.size()});
+  hashes.push_back(hash);
+  for (size_t done = 0; done < text.size();) {
+    size_t block = used_ / kBlock, at = used_ % kBlock;
+    if (block == blocks_.size()) blocks_.add(Block{});
+    size_t n = std::min(kBlock - at, text.size() - done);
+    std::memcpy(blocks_.edit(block).bytes.data() + at, text.data() + done, n);
+    done += n;
+    used_ += n;
+  }
+}
+
+std::string_view TextTable::Spilled::text(uint32_t id) {
+  Place p = places.get(id);
+  if (p.size == 0) return {};
+  size_t block = p.at / kBlock, at = p.at % kBlock;
+  if (at + p.size <= kBlock) return {blocks_.ref(block).bytes.data() + at, p.size};
+  joined_.clear();
+  for (uint64_t left = p.size; left > 0; at = 0) {
+    size_t n = std::min<uint64_t>(kBlock - at, left);
+    joined_.append(blocks_.ref(block++).bytes.data() + at, n);
+    left -= n;
+  }
+  return joined_;
 }
 
 std::string numbered_file(std::string_view name, uint64_t n) {

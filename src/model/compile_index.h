@@ -63,12 +63,19 @@ struct Output {
   uint8_t cache_mark_ = 0;  // which of suffix()'s marks, 0 for none
 };
 
+// A compile's payload files in the index's store, in log order: the first
+// and last, each naming the next (PayloadFile::next). A list of numbers for
+// each compile took 80 bytes of heap a compile (2 MB for a diff of two 2 GB
+// logs); the files themselves are mostly in a temporary file.
+struct PayloadFileChain {
+  uint32_t first = PayloadFile::kNoNext, last = PayloadFile::kNoNext, count = 0;
+};
+
 struct IndexEntry {
   std::optional<trace::CompileId> id;  // nullopt: the "(unknown)" group
   std::vector<Output> outputs;         // with IngestOptions::outputs
-  // With IngestOptions::payload_files: its files' numbers in the index's
-  // store (CompileIndex::payload_file), in log order.
-  std::vector<uint32_t> payload_file_ids;
+  // With IngestOptions::payload_files (CompileIndex::payload_files).
+  PayloadFileChain payload_files;
   std::string label() const { return id ? id->display() : "(unknown)"; }
   // Key in compile_directory.json.
   std::string json_key() const { return id ? id->display() : "unknown"; }
@@ -86,15 +93,33 @@ class CompileIndex {
   PayloadFile make_payload_file(std::string_view folder, std::optional<std::string_view> name,
                                 uint64_t number);
   void add_payload_file(IndexEntry* e, const PayloadFile& f);
-  // One of them by number (IndexEntry::payload_file_ids), a copy; and its
-  // change. Not for two threads at once, reads included.
+  // One of them by number (payload_file_ids()), a copy; and its change
+  // (of a copy it gave: the file keeps its place in its compile's list).
+  // Not for two threads at once, reads included.
   PayloadFile payload_file(uint32_t id) const { return files_.get(id); }
   void set_payload_file(uint32_t id, const PayloadFile& f) { files_.set(id, f); }
-  // Those of an entry, in log order (copies).
+  // Those of an entry in log order, each with its number: `visit(id, file)`
+  // (a copy, which it may change and set again).
+  template <typename Visit>
+  void visit_payload_files(const IndexEntry& e, const Visit& visit) const {
+    uint32_t id = e.payload_files.first;
+    for (uint32_t k = 0; k < e.payload_files.count; ++k) {
+      PayloadFile f = files_.get(id);
+      uint32_t next = f.next;
+      visit(id, f);
+      id = next;
+    }
+  }
+  // Those of an entry, in log order (copies), and their numbers.
   std::vector<PayloadFile> payload_files(const IndexEntry& e) const;
+  std::vector<uint32_t> payload_file_ids(const IndexEntry& e) const;
   // From here on, at most `chunks` chunks of them in memory, the others in
-  // a temporary file (PayloadFileStore); before the first is added.
-  void spill_payload_files(size_t chunks) { files_ = PayloadFileStore(chunks); }
+  // a temporary file (PayloadFileStore), and likewise the texts that name
+  // their paths (TextTable::spill); before the first is added.
+  void spill_payload_files(size_t chunks) {
+    files_ = PayloadFileStore(chunks);
+    texts_.spill(chunks);
+  }
   const PayloadFileStore& payload_store() const { return files_; }
   // A graph's operators kept for PayloadFile::operators, by the number
   // given (the same list, the same number: many files share one); null

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/number_slots.h"
+#include "model/spill_store.h"
 #include "trace/graph_ops.h"
 #include "trace/noise.h"
 
@@ -25,7 +26,9 @@ namespace tlscope::model {
 // a digest that is not 32 hex digits): their bytes one after another in
 // chunks that do not move, found again by an open-addressing table of
 // numbers. 24 bytes a text besides its own, where a deque of strings and
-// an unordered_map took 110 (22,000 texts a 1 GB log).
+// an unordered_map took 110 (22,000 texts a 1 GB log). Spilled (spill()),
+// the bytes and places live in a temporary file but for a few chunks, and
+// 12 to 20 bytes a text stay in memory.
 class TextTable {
  public:
   TextTable() = default;
@@ -35,8 +38,18 @@ class TextTable {
   TextTable& operator=(TextTable&&) = default;
 
   uint32_t add(std::string_view text);
-  std::string_view operator[](uint32_t id) const { return {texts_[id].at, texts_[id].size}; }
-  size_t size() const { return texts_.size(); }
+  // Good for as long as the table, or, once spilled, until its next use.
+  std::string_view operator[](uint32_t id) const {
+    if (spilled_) return spilled_->text(id);
+    return {texts_[id].at, texts_[id].size};
+  }
+  size_t size() const { return spilled_ ? spilled_->places.size() : texts_.size(); }
+  // From here on, the texts (those kept before included) in a temporary
+  // file, with at most `resident_chunks` chunks of their bytes (4 KB each)
+  // and of their places (8 KB) in memory: `tlscope diff` keeps two
+  // compiles' worth of names a compile (model/spill_store.h).
+  void spill(size_t resident_chunks);
+  bool spilled() const { return spilled_ && spilled_->places.spilled(); }
 
  private:
   struct Text {
@@ -49,6 +62,31 @@ class TextTable {
   size_t used_ = 0, room_ = 0;  // of the last chunk
   std::vector<Text> texts_;
   base::NumberSlots slots_;  // the texts by their bytes
+
+  // The texts of a spilled table: their bytes one after another in blocks,
+  // a text across two blocks put together when asked for.
+  class Spilled {
+   public:
+    explicit Spilled(size_t resident_chunks) : places(resident_chunks), blocks_(resident_chunks) {}
+    void add(std::string_view text, uint32_t hash);
+    std::string_view text(uint32_t id);
+    struct Place {
+      uint64_t at = 0, size = 0;
+    };
+    SpillStore<Place, 512> places;
+    std::vector<uint32_t> hashes;  // 32 bits of each one's hash (spilled_add)
+
+   private:
+    static constexpr size_t kBlock = 4096;
+    struct Block {
+      std::array<char, kBlock> bytes;
+    };
+    SpillStore<Block, 1> blocks_;
+    uint64_t used_ = 0;   // bytes in blocks_
+    std::string joined_;  // the last text asked for that is in two blocks or more
+  };
+  std::unique_ptr<Spilled> spilled_;
+  uint32_t spilled_add(std::string_view text, uint32_t hash);
 };
 
 // A payload's digest as the log declared it: 16 bytes when it is 32
@@ -98,6 +136,10 @@ struct PayloadFile {
   // same apart from run-to-run noise. Set on both files.
   bool noise_only = false;
   bool holds_payload = false;  // the file is the payload (else payloads/<md5>.txt)
+  // The next file of its compile (CompileIndex::add_payload_file), kNoNext
+  // for its last.
+  static constexpr uint32_t kNoNext = UINT32_MAX;
+  uint32_t next = kNoNext;
 };
 
 // F12: "<stem>_<n>.<ext>" of a file name; the extension is after the last

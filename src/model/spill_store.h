@@ -104,6 +104,14 @@ class SpillStore {
     k.items[i % kChunk] = v;
     k.dirty = true;
   }
+  // The value itself (i < size()), for one too large to copy each time it
+  // is read: good until the next call on the list. And to change in place.
+  const T& ref(size_t i) const { return chunk(i / kChunk).items[i % kChunk]; }
+  T& edit(size_t i) {
+    Chunk& k = chunk(i / kChunk);
+    k.dirty = true;
+    return k.items[i % kChunk];
+  }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // Chunks held in memory now, and whether any lives in the file.

@@ -56,21 +56,28 @@ TEST(PayloadFile, ADeclaredMd5ComesBackAsTheLogWroteItWhicheverTable) {
   std::vector<std::string> md5s = {"", "d41d8cd98f00b204e9800998ecf8427e",
                                    "D41D8CD98F00B204E9800998ECF8427E", "not a digest"};
   for (int i = 0; i < 3000; ++i) md5s.push_back(random_md5_like(&rng));
-  TextTable ta, tb;
-  tb.add("a text first, so that numbers differ between the tables");
-  std::vector<DeclaredMd5> a(md5s.size()), b(md5s.size());
-  for (size_t i = 0; i < md5s.size(); ++i) {
-    a[i].set(md5s[i], &ta);
-    b[md5s.size() - 1 - i].set(md5s[md5s.size() - 1 - i], &tb);
+  for (bool spilled : {false, true}) {
+    TextTable ta, tb;
+    if (spilled) ta.spill(1);  // the other in memory
+    tb.add("a text first, so that numbers differ between the tables");
+    std::vector<DeclaredMd5> a(md5s.size()), b(md5s.size());
+    for (size_t i = 0; i < md5s.size(); ++i) {
+      a[i].set(md5s[i], &ta);
+      b[md5s.size() - 1 - i].set(md5s[md5s.size() - 1 - i], &tb);
+    }
+    for (size_t i = 0; i < md5s.size(); ++i) {
+      ASSERT_EQ(a[i].text(ta), md5s[i]);
+      ASSERT_EQ(b[i].text(tb), md5s[i]);
+      EXPECT_EQ(a[i].has(), !md5s[i].empty());
+    }
+    for (size_t i = 0; i < 300; ++i)
+      for (size_t j = 0; j < md5s.size(); j += 7)
+        ASSERT_EQ(a[i].same(b[j], ta, tb), md5s[i] == md5s[j]) << md5s[i] << " " << md5s[j];
+    // Two of one table: a spilled table gives one text at a time.
+    for (size_t i = 0; i < 300; ++i)
+      for (size_t j = 1; j < md5s.size(); j += 5)
+        ASSERT_EQ(a[i].same(a[j], ta, ta), md5s[i] == md5s[j]) << md5s[i] << " " << md5s[j];
   }
-  for (size_t i = 0; i < md5s.size(); ++i) {
-    ASSERT_EQ(a[i].text(ta), md5s[i]);
-    ASSERT_EQ(b[i].text(tb), md5s[i]);
-    EXPECT_EQ(a[i].has(), !md5s[i].empty());
-  }
-  for (size_t i = 0; i < 300; ++i)
-    for (size_t j = 0; j < md5s.size(); j += 7)
-      ASSERT_EQ(a[i].same(b[j], ta, tb), md5s[i] == md5s[j]) << md5s[i] << " " << md5s[j];
 }
 
 // A table's copy names the same texts by the same numbers, and is its own.
@@ -97,28 +104,48 @@ TEST(PayloadFile, ATextTableCopyIsItsOwn) {
 
 // The table keeps what a map of strings keeps: texts of every length (empty,
 // longer than a chunk), through many growths, each named by the number its
-// first add() gave, and what it gave out stays where it was.
+// first add() gave, and what it gave out stays where it was. Spilled (from
+// the start, or after its first texts, with one or a few chunks in memory)
+// it keeps the same, in a temporary file: a text it gives is then good
+// until its next use, and one across blocks is put together.
 TEST(PayloadFile, ATextTableAgreesWithAMap) {
-  std::mt19937 rng(12);
-  TextTable t;
-  std::unordered_map<std::string, uint32_t> want;
-  std::vector<std::pair<std::string_view, std::string>> given;  // views kept from the start
-  for (int i = 0; i < 50000; ++i) {
-    size_t n = i % 1000 == 999 ? 70000 + rng() % 70000 : rng() % 40;
-    std::string s(n, 'a');
-    for (char& c : s) c = static_cast<char>('a' + rng() % 3);
-    uint32_t id = t.add(s);
-    auto [it, added] = want.emplace(s, id);
-    ASSERT_EQ(id, it->second) << s;
-    if (added) {
-      ASSERT_EQ(id, want.size() - 1);
-      if (i % 97 == 0) given.emplace_back(t[id], s);
+  for (int spill : {-1, 0, 1, 3}) {  // not spilled; spilled after 3,000 texts; 1 or 3 chunks
+    SCOPED_TRACE(spill);
+    std::mt19937 rng(12);
+    TextTable t;
+    if (spill > 0) t.spill(static_cast<size_t>(spill));
+    std::unordered_map<std::string, uint32_t> want;
+    std::vector<std::string> by_id;
+    std::vector<std::pair<std::string_view, std::string>> given;  // views kept from the start
+    for (int i = 0; i < 50000; ++i) {
+      if (spill == 0 && i == 3000) t.spill(2);  // the texts kept so far go with it
+      size_t n = i % 1000 == 999 ? 70000 + rng() % 70000 : rng() % 40;
+      std::string s(n, 'a');
+      for (char& c : s) c = static_cast<char>('a' + rng() % 3);
+      uint32_t id = t.add(s);
+      auto [it, added] = want.emplace(s, id);
+      ASSERT_EQ(id, it->second) << s;
+      if (added) {
+        ASSERT_EQ(id, want.size() - 1);
+        by_id.push_back(s);
+        if (i % 97 == 0 && spill < 0) given.emplace_back(t[id], s);
+      }
+      if (spill >= 0 && i % 89 == 0) {  // one from long ago
+        uint32_t old = static_cast<uint32_t>(rng() % t.size());
+        ASSERT_EQ(t[old], by_id[old]);
+      }
+    }
+    EXPECT_EQ(t.size(), want.size());
+    for (const auto& [s, id] : want) ASSERT_EQ(t[id], s);
+    for (const auto& [view, s] : given) ASSERT_EQ(view, s);
+    EXPECT_TRUE(want.count(""));
+    EXPECT_EQ(t.spilled(), spill >= 0);
+    if (spill >= 0) {  // and a copy of it is its own, in memory
+      TextTable copy = t;
+      EXPECT_FALSE(copy.spilled());
+      for (const auto& [s, id] : want) ASSERT_EQ(copy[id], s);
     }
   }
-  EXPECT_EQ(t.size(), want.size());
-  for (const auto& [s, id] : want) ASSERT_EQ(t[id], s);
-  for (const auto& [view, s] : given) ASSERT_EQ(view, s);
-  EXPECT_TRUE(want.count(""));
 }
 
 // The index finds each entry by its compile id as a map would: ids that
@@ -192,6 +219,42 @@ TEST(PayloadFile, ThePathComesBackFromItsPieces) {
   EXPECT_EQ(index.url_of(files[3]), "-_1_0_0/a.b_0.c");
   EXPECT_EQ(index.texts().size(), 6u);
   EXPECT_EQ(numbered_file(".hidden", 2), ".hidden_2");
+}
+
+// Each compile's files come back in the order they were added, however
+// the compiles' files were interleaved, and whether the files live in memory
+// or mostly in a temporary file (one chunk of 256 in memory): each file
+// names the next of its compile, and that link is set in a spilled chunk.
+TEST(CompileIndex, EachCompilesFilesComeBackInTheirOrder) {
+  for (size_t resident : {0, 1}) {
+    CompileIndex index;
+    if (resident) index.spill_payload_files(resident);
+    std::mt19937 rng(7);
+    std::map<uint32_t, std::vector<uint64_t>> added;  // by frame id: file numbers
+    for (uint64_t n = 0; n < 3000; ++n) {
+      uint32_t frame = n < 600 ? static_cast<uint32_t>(n % 3) : static_cast<uint32_t>(rng() % 40);
+      tlscope::trace::CompileId id;
+      id.frame_id = frame;
+      id.frame_compile_id = 0;
+      IndexEntry* e = &index.touch(id);
+      PayloadFile f = index.make_payload_file("-_" + std::to_string(frame), "g.txt", n);
+      f.next = 12345;  // not the caller's to set
+      index.add_payload_file(e, f);
+      added[frame].push_back(n);
+    }
+    ASSERT_EQ(index.entries().size(), 40u);
+    if (resident) {
+      EXPECT_TRUE(index.payload_store().spilled());
+    }
+    for (const auto& e : index.entries()) {
+      std::vector<uint64_t> got;
+      for (const auto& f : index.payload_files(e)) got.push_back(f.number);
+      EXPECT_EQ(got, added[*e.id->frame_id]) << "frame " << *e.id->frame_id;
+      auto ids = index.payload_file_ids(e);
+      ASSERT_EQ(ids.size(), got.size());
+      for (size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(index.payload_file(ids[i]).number, got[i]);
+    }
+  }
 }
 
 TEST(Output, ACopyKeepsItsOwnRareFields) {

@@ -145,7 +145,7 @@ TEST(PayloadFacts, ALogChangedAfterItsReadIsSaid) {
       files_of_key[f.key] += f.placed;
     }
   for (size_t i = 0; i < m.index.entries().size() && !changed; ++i)
-    for (uint32_t id : m.index.entries()[i].payload_file_ids)
+    for (uint32_t id : m.index.payload_file_ids(m.index.entries()[i]))
       if (auto f = m.index.payload_file(id);
           f.placed && f.length > 10 && files_of_key[f.key] == 1) {
         changed = id;

@@ -21,7 +21,7 @@ struct IngestOptions {
   bool provenance = false;   // note where the provenance pages find their inputs
   bool verbose = false;
   // Keep, per compile id, what `tlscope diff` compares of each file made from
-  // a payload (IndexEntry::payload_file_ids): with outputs = false, what a diff
+  // a payload (IndexEntry::payload_files): with outputs = false, what a diff
   // keeps instead of the outputs.
   bool payload_files = false;
   // With payload_files: at most this many chunks of them in memory, the rest

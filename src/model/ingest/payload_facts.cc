@@ -70,19 +70,18 @@ void note_placed_payloads(PlacedLog* log, model::CompileIndex* index,
                           const std::unordered_set<uint64_t>* digest_keys) {
   base::Scratch bytes;
   for (size_t i : entries) {
-    for (uint32_t id : index->entry(i).payload_file_ids) {
-      model::PayloadFile f = index->payload_file(id);
-      if (!f.placed) continue;
+    index->visit_payload_files(index->entry(i), [&](uint32_t id, model::PayloadFile f) {
+      if (!f.placed) return;
       bool digest = !digest_keys || digest_keys->count(f.key);
-      if (!digest && f.graph == trace::NoiseDigests::Graph::kNone) continue;
+      if (!digest && f.graph == trace::NoiseDigests::Graph::kNone) return;
       if (!digests->has(f.key, digest, f.graph)) {  // else met before, in either log
-        if (!log->read(f, &bytes)) continue;
+        if (!log->read(f, &bytes)) return;
         digests->note(bytes.view(), f.graph, f.bytes_hash, digest);
       }
-      if (f.noted) continue;
+      if (f.noted) return;
       f.noted = true;
       index->set_payload_file(id, f);
-    }
+    });
   }
 }
 
