@@ -15,6 +15,7 @@
 #include "analysis/diff.h"
 #include "analysis/doctor.h"
 #include "analysis_log.h"
+#include "figures_text.h"
 
 namespace tlscope::analysis {
 namespace {
@@ -594,22 +595,11 @@ TEST(Doctor, WithoutPhasesTheDiffsFiguresAreTheSame) {
   EXPECT_EQ(without_model.chromium.events, 4u);
   ASSERT_EQ(with.slowest.size(), 3u);
   EXPECT_FALSE(with.slowest[0].phase_tree.empty());
-  auto text = [](const DoctorFigures& f) {
-    std::string s = std::to_string(f.totals.frames) + " " + std::to_string(f.totals.compiles) +
-                    " " + std::to_string(f.totals.recompiles) + " " +
-                    std::to_string(f.totals.compile_time_s) + "\n";
-    for (const auto& [key, x] : f.frames)
-      s += std::to_string(key.second) + " " + x.name + " " + std::to_string(x.compiles) + " " +
-           std::to_string(x.recompiles) + " " + std::to_string(x.compile_time_s) + "\n";
-    for (const auto* patterns : {&f.recompile_reasons, &f.graph_breaks})
-      for (const auto& [key, p] : *patterns)
-        s += key + " " + p.reason + " " + std::to_string(p.count) + "\n";
-    return s;
-  };
-  std::string want = text(figures_of(with));
-  EXPECT_EQ(text(figures_of(without)), want);
-  EXPECT_NE(want.find("size mismatch at index 0 1"), std::string::npos) << want;
-  EXPECT_NE(want.find("1 other 1 0"), std::string::npos) << want;
+  std::string want = tlscope_test::figures_text(figures_of(with));
+  EXPECT_EQ(tlscope_test::figures_text(figures_of(without)), want);
+  EXPECT_NE(want.find("size mismatch at index 0 |  | 1\n"), std::string::npos) << want;
+  EXPECT_NE(want.find("frame 1/1: other present 1 compiles 1 recompiles 0 "), std::string::npos)
+      << want;
 }
 
 TEST(RefLabel, NamesTheRunOnlyWhenAsked) {
