@@ -42,14 +42,18 @@ std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
 // are not copied into one: 1-2 MB for a 1 GB log.)
 std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
   std::map<std::string, Pattern> out;
-  for (const auto& f : d.frames)
-    for (const auto& g : group_reasons(f.recompile_reasons)) {
-      std::string key = std::string(category_name(g.category)) + "|" + normalize_reason(g.reason);
-      auto& p = out[key];
-      p.category = g.category;
-      if (p.reason.empty()) p.reason = g.reason;
-      p.count += static_cast<uint32_t>(g.compile_ids.size());
-    }
+  auto add = [&](Category category, const std::string& reason, size_t compiles) {
+    std::string key = std::string(category_name(category)) + "|" + normalize_reason(reason);
+    auto& p = out[key];
+    p.category = category;
+    if (p.reason.empty()) p.reason = reason;
+    p.count += static_cast<uint32_t>(compiles);
+  };
+  for (const auto& f : d.frames) {
+    for (const auto& g : group_reasons(f.recompile_reasons))
+      add(g.category, g.reason, g.compile_ids.size());
+    for (const auto& g : f.reason_patterns) add(g.category, g.reason, g.compiles);  // kFigures
+  }
   return out;
 }
 

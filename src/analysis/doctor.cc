@@ -152,6 +152,7 @@ class DoctorFold::State {
     // bits per frame.
     std::vector<bool> compiled;
     std::set<uint32_t> compiled_far;
+    std::vector<uint32_t> patterns;  // kFigures: those of report.reason_patterns, by number
     bool first_compile(uint32_t id) {
       constexpr uint32_t kBits = 1u << 12;
       if (id >= kBits) return compiled_far.insert(id).second;
@@ -288,11 +289,50 @@ class DoctorFold::State {
     return false;
   }
 
+  // For the figures, a frame keeps each pattern once with the number of its
+  // compiles that list it, and the pattern of each compile is numbered:
+  // 70 bytes a compile and pattern, where a reason and its place in a set
+  // took 260 (4 MB for a pair of 2 GB logs).
+  struct PatternAt {
+    CompileRef ref;
+    uint32_t pattern;
+    bool operator==(const PatternAt&) const = default;
+  };
+  struct PatternAtHash {
+    size_t operator()(const PatternAt& p) const {
+      return model::CompileRefHash()(p.ref) * 1000003u ^ p.pattern;
+    }
+  };
+
+  // `r` counted in its frame's patterns (kFigures) unless its compile
+  // listed that pattern before.
+  bool add_pattern(const RecompileReason& r, FrameState* s) {
+    std::string key = std::string(category_name(r.category)) + "|" + normalize_reason(r.reason);
+    auto number = static_cast<uint32_t>(pattern_numbers_.size());
+    number = pattern_numbers_.try_emplace(std::move(key), number).first->second;
+    if (!patterns_met_.insert({r.compile_id, number}).second) return false;
+    auto at = std::find(s->patterns.begin(), s->patterns.end(), number);
+    auto& list = s->report.reason_patterns;
+    if (at == s->patterns.end()) {
+      s->patterns.push_back(number);
+      list.push_back({r.category, r.reason, 0});
+      at = s->patterns.end() - 1;
+    }
+    ++list[static_cast<size_t>(at - s->patterns.begin())].compiles;
+    return true;
+  }
+
+  // Kept in its frame unless met before (for its compile).
+  bool add_to_frame(RecompileReason&& r, FrameState* s) {
+    if (figures_only_) return add_pattern(r, s);
+    return add_reason(std::move(r), &s->report.recompile_reasons, &artifact_reasons_);
+  }
+
   void artifact_reason(const CompileRef& ref, const CompileId& id, std::string_view text) {
     auto r = reason_of(ref, id, text);
     if (!r) return;
     FrameState& s = frame(ref.run, *id.frame_id);  // a reason met again: the frame was met
-    if (add_reason(std::move(*r), &s.report.recompile_reasons, &artifact_reasons_))
+    if (add_to_frame(std::move(*r), &s))
       s.first_artifact = std::min(s.first_artifact, artifacts_++);
   }
 
@@ -309,14 +349,13 @@ class DoctorFold::State {
       FrameKey key = candidate_frames_[i];
       bool met = frames_.count(key);
       FrameState& s = frame(key.first, key.second);
-      if (add_reason(std::move(candidates_[i]), &s.report.recompile_reasons, &artifact_reasons_) &&
-          !met)
-        order_.push_back(key);
+      if (add_to_frame(std::move(candidates_[i]), &s) && !met) order_.push_back(key);
     }
     candidates_.clear();
     candidate_frames_.clear();
     candidate_reasons_.clear();
     artifact_reasons_.clear();  // of the frames' lists, which move to the answer
+    patterns_met_.clear();
   }
 
   // Graph breaks: the metrics' restart reasons, with the user location of
@@ -388,6 +427,8 @@ class DoctorFold::State {
   // Recompile reasons.
   std::unordered_set<CompileRef, model::CompileRefHash> with_artifact_;
   ReasonSet artifact_reasons_, candidate_reasons_;
+  std::unordered_map<std::string, uint32_t> pattern_numbers_;  // kFigures: "class|pattern"
+  std::unordered_set<PatternAt, PatternAtHash> patterns_met_;  // kFigures
   std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.

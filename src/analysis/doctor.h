@@ -30,6 +30,15 @@ struct RecompileReason {
   Category category = Category::kUnclassified;
 };
 
+// A frame's recompile reasons of one pattern (class and normalised reason,
+// as group_reasons() groups them): the first as PyTorch wrote it, and how
+// many recompiles list it.
+struct ReasonPattern {
+  Category category = Category::kUnclassified;
+  std::string reason;
+  uint32_t compiles = 0;
+};
+
 struct FrameReport {
   uint32_t run = 1;  // frames of different runs are different frames
   uint32_t frame_id = 0;
@@ -41,6 +50,9 @@ struct FrameReport {
   bool recompile_limit_hit = false;
   std::vector<CompileRef> compile_ids;  // metrics buckets, in log order
   std::vector<RecompileReason> recompile_reasons;
+  // DoctorFold::Detail::kFigures: the recompile reasons by pattern instead,
+  // in the order group_reasons(recompile_reasons) would give them.
+  std::vector<ReasonPattern> reason_patterns;
 };
 
 struct GraphBreakGroup {
@@ -142,8 +154,9 @@ class DoctorFold : public model::RecordFeed {
  public:
   // kFigures: for figures_of() only (what a diff reads, analysis/diff.h),
   // in less memory. Its answer's frames list no compile ids nor file
-  // names, a frame's recompile reasons are the first of each pattern
-  // (class and normalised reason) per compile, and there is no advice.
+  // names, a frame's recompile reasons are given by pattern (class and
+  // normalised reason: FrameReport::reason_patterns), and there is no
+  // advice.
   enum class Detail : uint8_t { kAnswer, kFigures };
   explicit DoctorFold(Detail detail = Detail::kAnswer);
   ~DoctorFold() override;
