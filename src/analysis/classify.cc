@@ -296,6 +296,10 @@ std::string normalize_reason(std::string_view r) {
   return out;
 }
 
+std::string reason_pattern_key(Category c, std::string_view reason) {
+  return std::string(category_name(c)) + "|" + normalize_reason(reason);
+}
+
 std::string first_line(std::string_view text) {
   while (!text.empty()) {
     size_t nl = text.find('\n');

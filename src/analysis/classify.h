@@ -63,6 +63,9 @@ std::string traceback_user_frame(std::string_view text);
 
 // Text with numbers, hex addresses and object ids replaced, for grouping.
 std::string normalize_reason(std::string_view reason);
+// The key under which recompile reasons count as one pattern: the category
+// and the normalized reason ("kind|text"), the same in the doctor and diff.
+std::string reason_pattern_key(Category c, std::string_view reason);
 // First non-empty line, trimmed.
 std::string first_line(std::string_view text);
 // The root cause of a failure message: the innermost exception line

@@ -43,7 +43,7 @@ std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
 std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
   std::map<std::string, Pattern> out;
   auto add = [&](Category category, const std::string& reason, size_t compiles) {
-    std::string key = std::string(category_name(category)) + "|" + normalize_reason(reason);
+    std::string key = reason_pattern_key(category, reason);
     auto& p = out[key];
     p.category = category;
     if (p.reason.empty()) p.reason = reason;

@@ -307,7 +307,7 @@ class DoctorFold::State {
   // `r` counted in its frame's patterns (kFigures) unless its compile
   // listed that pattern before.
   bool add_pattern(const RecompileReason& r, FrameState* s) {
-    std::string key = std::string(category_name(r.category)) + "|" + normalize_reason(r.reason);
+    std::string key = reason_pattern_key(r.category, r.reason);
     auto number = static_cast<uint32_t>(pattern_numbers_.size());
     number = pattern_numbers_.try_emplace(std::move(key), number).first->second;
     if (!patterns_met_.insert({r.compile_id, number}).second) return false;

@@ -121,7 +121,7 @@ std::vector<ReasonGroup> group_reasons(const std::vector<RecompileReason>& reaso
   std::map<std::string, size_t> index;
   std::vector<RefSet> ids;  // each group's compile_ids
   for (const auto& r : reasons) {
-    std::string key = std::string(category_name(r.category)) + "|" + normalize_reason(r.reason);
+    std::string key = reason_pattern_key(r.category, r.reason);
     auto [it, inserted] = index.try_emplace(key, groups.size());
     if (inserted) {
       groups.push_back({r.category, r.reason, {}});
