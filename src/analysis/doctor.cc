@@ -290,19 +290,9 @@ class DoctorFold::State {
   }
 
   // For the figures, a frame keeps each pattern once with the number of its
-  // compiles that list it, and the pattern of each compile is numbered:
-  // 70 bytes a compile and pattern, where a reason and its place in a set
-  // took 260 (4 MB for a pair of 2 GB logs).
-  struct PatternAt {
-    CompileRef ref;
-    uint32_t pattern;
-    bool operator==(const PatternAt&) const = default;
-  };
-  struct PatternAtHash {
-    size_t operator()(const PatternAt& p) const {
-      return model::CompileRefHash()(p.ref) * 1000003u ^ p.pattern;
-    }
-  };
+  // compiles that list it, and the pattern of each compile is numbered
+  // (patterns_met_): 16-32 bytes a compile and pattern, where a reason and
+  // its place in a set took 260 (4 MB for a pair of 2 GB logs).
 
   // `r` counted in its frame's patterns (kFigures) unless its compile
   // listed that pattern before.
@@ -310,7 +300,7 @@ class DoctorFold::State {
     std::string key = reason_pattern_key(r.category, r.reason);
     auto number = static_cast<uint32_t>(pattern_numbers_.size());
     number = pattern_numbers_.try_emplace(std::move(key), number).first->second;
-    if (!patterns_met_.insert({r.compile_id, number}).second) return false;
+    if (!patterns_met_.insert(r.compile_id, number)) return false;
     auto at = std::find(s->patterns.begin(), s->patterns.end(), number);
     auto& list = s->report.reason_patterns;
     if (at == s->patterns.end()) {
@@ -425,17 +415,17 @@ class DoctorFold::State {
   std::map<FrameKey, FrameState> frames_;
   std::vector<FrameKey> order_;
   // Recompile reasons.
-  std::unordered_set<CompileRef, model::CompileRefHash> with_artifact_;
+  model::CompileSet with_artifact_;
   ReasonSet artifact_reasons_, candidate_reasons_;
   std::unordered_map<std::string, uint32_t> pattern_numbers_;  // kFigures: "class|pattern"
-  std::unordered_set<PatternAt, PatternAtHash> patterns_met_;  // kFigures
+  model::TaggedCompileSet patterns_met_;                       // kFigures: (compile, pattern)
   std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.
   std::unordered_map<CompileRef, std::string, model::CompileRefHash> where_;
   std::vector<model::GraphBreakNote> notes_;
   std::vector<RestartReason> restarts_;
-  std::unordered_set<CompileRef, model::CompileRefHash> from_metrics_;
+  model::CompileSet from_metrics_;
   std::unordered_map<std::string, size_t> break_index_;
   std::vector<RefSet> break_ids_;  // each group's compile_ids
   detail::FailureFold failures_;

@@ -13,7 +13,7 @@ namespace tlscope::analysis {
 namespace detail {
 
 void add_id(std::vector<CompileRef>* ids, RefSet* seen, const CompileRef& id) {
-  if (seen->insert(id).second) ids->push_back(id);
+  if (seen->insert(id)) ids->push_back(id);
 }
 
 bool names_recompile_limit(std::string_view text) {
@@ -31,7 +31,8 @@ void add_ids(std::vector<CompileRef>* ids, const std::vector<CompileRef>& more) 
       if (std::find(ids->begin(), ids->end(), id) == ids->end()) ids->push_back(id);
     return;
   }
-  RefSet seen(ids->begin(), ids->end());
+  RefSet seen;
+  for (const auto& id : *ids) seen.insert(id);
   for (const auto& id : more) add_id(ids, &seen, id);
 }
 

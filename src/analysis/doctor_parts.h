@@ -17,7 +17,7 @@ namespace tlscope::analysis::detail {
 
 // Compile ids in the order first met, each once: `seen` holds those of
 // `ids` (a group can have thousands; looking through them was quadratic).
-using RefSet = std::unordered_set<CompileRef, model::CompileRefHash>;
+using RefSet = model::CompileSet;
 void add_id(std::vector<CompileRef>* ids, RefSet* seen, const CompileRef& id);
 
 // A failure or reason that is the recompile limit being hit.

@@ -13,7 +13,7 @@ std::optional<uint64_t> packed(const CompileRef& ref) {
 }
 
 bool RunTracker::finished(const trace::CompileId& bucket) const {
-  if (auto key = packed({1, bucket})) return finished_.count(*key) != 0;
+  if (auto key = packed({1, bucket})) return finished_.contains(*key);
   return finished_other_.count(bucket) != 0;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "base/flat_set.h"
 #include "trace/compile_id.h"
 
 namespace tlscope::model {
@@ -27,6 +28,71 @@ struct CompileRefHash {
 // under 2^23, no compiled-autograd id, the attempt absent or 0: a bit says
 // which); nullopt otherwise.
 std::optional<uint64_t> packed(const CompileRef& ref);
+
+// packed() keys in a base::FlatSet: all ones is no key (packed() keeps the
+// top bit clear).
+struct PackedKeys {
+  static constexpr uint64_t empty() { return ~uint64_t{0}; }
+  static size_t hash(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    return k ^ (k >> 33);
+  }
+};
+
+// A set of compiles: 8-byte slots for those packed() fits (all but a
+// compiled-autograd or restarted compile's), where an unordered_set took
+// about 70 bytes a compile. kTagged: each key is a compile and a number
+// (a compile's recompile-reason pattern, say), insert(ref, tag).
+template <bool kTagged>
+class CompileSetOf {
+ public:
+  bool insert(const CompileRef& ref, uint32_t tag = 0) {
+    if (auto k = packed(ref)) return packed_.insert(key(*k, tag));
+    return other_.insert({ref, tag}).second;
+  }
+  bool contains(const CompileRef& ref, uint32_t tag = 0) const {
+    if (auto k = packed(ref)) return packed_.contains(key(*k, tag));
+    return other_.count({ref, tag}) != 0;
+  }
+  size_t count(const CompileRef& ref) const { return contains(ref) ? 1 : 0; }
+  size_t size() const { return packed_.size() + other_.size(); }
+  void clear() {
+    packed_.clear();
+    other_.clear();
+  }
+
+ private:
+  struct Tagged {
+    uint64_t ref;
+    uint32_t tag;
+    bool operator==(const Tagged&) const = default;
+  };
+  struct TaggedKeys {
+    static constexpr Tagged empty() { return {PackedKeys::empty(), 0}; }
+    static size_t hash(const Tagged& t) { return PackedKeys::hash(t.ref ^ uint64_t{t.tag} << 40); }
+  };
+  using Key = std::conditional_t<kTagged, Tagged, uint64_t>;
+  static Key key(uint64_t k, uint32_t tag) {
+    if constexpr (kTagged)
+      return {k, tag};
+    else
+      return k;
+  }
+  struct Other {
+    CompileRef ref;
+    uint32_t tag;
+    bool operator==(const Other&) const = default;
+  };
+  struct OtherHash {
+    size_t operator()(const Other& o) const { return CompileRefHash()(o.ref) * 1000003u ^ o.tag; }
+  };
+  base::FlatSet<Key, std::conditional_t<kTagged, TaggedKeys, PackedKeys>> packed_;
+  std::unordered_set<Other, OtherHash> other_;
+};
+using CompileSet = CompileSetOf<false>;
+// Pairs of a compile and a number.
+using TaggedCompileSet = CompileSetOf<true>;
 
 // A new run begins when a compile id whose compile already finished in this
 // run (its compilation_metrics was seen) begins again at attempt 0. Restarts
@@ -48,7 +114,7 @@ class RunTracker {
 
   uint32_t run_ = 1;
   // The metrics buckets finished in this run: packed() where they fit.
-  std::unordered_set<uint64_t> finished_;
+  base::FlatSet<uint64_t, PackedKeys> finished_;
   std::unordered_set<trace::CompileId, trace::CompileIdHash> finished_other_;
 };
 

@@ -1,0 +1,57 @@
+// A set of small plain keys in one open-addressing table, at most 3/4
+// full: 1.3-2.7 slots of sizeof(Key) bytes a key, where a node-based
+// unordered_set takes a node (key, link, hash) and a bucket, 40-70 bytes.
+// Made for the sets that hold one key per compile of a log
+// (model::CompileSet), which grow with the log.
+//
+// Traits: `static Key empty()` (a key never inserted, which marks a free
+// slot) and `static size_t hash(const Key&)`.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace tlscope::base {
+
+template <typename Key, typename Traits>
+class FlatSet {
+ public:
+  // True when `k` was not there (and is now).
+  bool insert(const Key& k) {
+    if ((held_ + 1) * 4 > slots_.size() * 3) grow();
+    size_t i = find(k);
+    if (!(slots_[i] == Traits::empty())) return false;
+    slots_[i] = k;
+    ++held_;
+    return true;
+  }
+  bool contains(const Key& k) const {
+    return !slots_.empty() && !(slots_[find(k)] == Traits::empty());
+  }
+  size_t size() const { return held_; }
+  bool empty() const { return held_ == 0; }
+  // Empties it and gives its memory back.
+  void clear() {
+    std::vector<Key>().swap(slots_);
+    held_ = 0;
+  }
+
+ private:
+  // The slot of `k`, or the free one where it goes.
+  size_t find(const Key& k) const {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = Traits::hash(k) & mask;; i = (i + 1) & mask)
+      if (slots_[i] == k || slots_[i] == Traits::empty()) return i;
+  }
+  void grow() {
+    std::vector<Key> old(slots_.empty() ? 16 : slots_.size() * 2, Traits::empty());
+    old.swap(slots_);
+    for (const Key& k : old)
+      if (!(k == Traits::empty())) slots_[find(k)] = k;
+  }
+
+  std::vector<Key> slots_;  // a power of two of them, or none
+  size_t held_ = 0;
+};
+
+}  // namespace tlscope::base

@@ -1,0 +1,102 @@
+// model::CompileSet and TaggedCompileSet (flat tables of packed compiles,
+// a node set for the rest) against std::set on random compiles.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "model/runs.h"
+
+namespace {
+
+using tlscope::model::CompileRef;
+
+// A compile that packed() fits, or one that it does not (a compiled-autograd
+// id, a restart, a run or frame id too large), about one in five.
+CompileRef random_ref(std::mt19937& rng) {
+  CompileRef r;
+  r.run = 1 + rng() % 3;
+  r.id.frame_id = rng() % 200;
+  r.id.frame_compile_id = rng() % 50;
+  if (rng() % 4 == 0) r.id.attempt = 0;
+  switch (rng() % 20) {
+    case 0:
+      r.id.autograd_id = rng() % 3;
+      break;
+    case 1:
+      r.id.attempt = 1 + rng() % 2;
+      break;
+    case 2:
+      r.run = (1u << 15) + rng() % 2;
+      break;
+    case 3:
+      r.id.frame_id = (1u << 24) + rng() % 2;
+      break;
+    case 4:
+      r.id.frame_compile_id.reset();
+      break;
+    default:
+      break;
+  }
+  return r;
+}
+
+auto as_tuple(const CompileRef& r, uint32_t tag) {
+  auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
+  return std::tuple(r.run, v(r.id.autograd_id), v(r.id.frame_id), v(r.id.frame_compile_id),
+                    v(r.id.attempt), tag);
+}
+
+TEST(CompileSet, AgreesWithASetThroughGrowthAndClear) {
+  std::mt19937 rng(7);
+  tlscope::model::CompileSet set;
+  std::set<decltype(as_tuple(CompileRef{}, 0))> want;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 30000; ++i) {
+      CompileRef r = random_ref(rng);
+      bool added = want.insert(as_tuple(r, 0)).second;
+      ASSERT_EQ(set.contains(r), !added) << r.id.display();
+      ASSERT_EQ(set.insert(r), added) << r.id.display();
+      ASSERT_TRUE(set.contains(r));
+      ASSERT_EQ(set.count(r), 1u);
+    }
+    ASSERT_EQ(set.size(), want.size());
+    // Some not there: a frame id none of them has.
+    CompileRef absent;
+    absent.id.frame_id = 1000;
+    absent.id.frame_compile_id = 0;
+    EXPECT_FALSE(set.contains(absent));
+    set.clear();
+    want.clear();
+    EXPECT_EQ(set.size(), 0u);
+    EXPECT_FALSE(set.contains(random_ref(rng)));
+  }
+}
+
+TEST(CompileSet, ATaggedSetKeysOnTheCompileAndItsNumber) {
+  std::mt19937 rng(11);
+  tlscope::model::TaggedCompileSet set;
+  std::set<decltype(as_tuple(CompileRef{}, 0))> want;
+  for (int i = 0; i < 40000; ++i) {
+    CompileRef r = random_ref(rng);
+    // Numbers past 2^24 too: the tag is part of the key, not mixed away.
+    uint32_t tag = rng() % 3 == 0 ? (1u << 24) + rng() % 3 : rng() % 5;
+    bool added = want.insert(as_tuple(r, tag)).second;
+    ASSERT_EQ(set.insert(r, tag), added) << r.id.display() << " " << tag;
+    ASSERT_TRUE(set.contains(r, tag));
+  }
+  EXPECT_EQ(set.size(), want.size());
+  // The same compile with another number is another key.
+  CompileRef r;
+  r.id.frame_id = 3;
+  r.id.frame_compile_id = 1;
+  tlscope::model::TaggedCompileSet one;
+  EXPECT_TRUE(one.insert(r, 1));
+  EXPECT_TRUE(one.insert(r, 2));
+  EXPECT_FALSE(one.insert(r, 1));
+  EXPECT_FALSE(one.contains(r, 3));
+  EXPECT_EQ(one.size(), 2u);
+}
+
+}  // namespace
