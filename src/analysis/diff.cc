@@ -267,7 +267,7 @@ Names operator_names(const model::IndexEntry& e, const model::CompileIndex& inde
   });
   Names out;
   for (uint32_t n : lists) {
-    Operators ops = index.operators(n);
+    auto ops = index.operators(n);
     if (!ops) continue;
     size_t before = out.size();
     for (const auto& op : *ops) out.push_back(op.name);
@@ -348,8 +348,8 @@ void compare_compile(const model::IndexEntry& e, const model::IndexEntry& other,
     const model::PayloadFile* fb = &named_b->file;
     if (fa.md5.same(fb->md5, ta, tb)) continue;
     ch.b = named_b->id;
-    operator_deltas(c->a.index().operators(fa.operators), c->b.index().operators(fb->operators),
-                    &ch, r->store.get());
+    auto oa = c->a.index().operators(fa.operators), ob = c->b.index().operators(fb->operators);
+    operator_deltas(oa ? &*oa : nullptr, ob ? &*ob : nullptr, &ch, r->store.get());
     bool noise = (fa.noise_only && fb->noise_only) ||
                  (fa.has_digest && fb->has_digest && fa.digest == fb->digest);
     (noise ? r->noise_only : r->artifacts).push_back(std::move(ch));
@@ -475,13 +475,11 @@ std::string ArtifactChange::text_of(const std::optional<model::PayloadFile>& f,
 CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::ReportModel& b) {
   CompilesToCompare out;
   ArtifactNames na(a.index), nb(b.index);
-  const model::IndexEntry* first_a = a.index.entries().data();
-  const model::IndexEntry* first_b = b.index.entries().data();
   for (auto [x, y] : pair_entries(a, b).both) {
     NamedFiles px = payload_files(*x, na), py = sorted(payload_files(*y, nb));
     if (same_payloads(px, py, *x, na, *y, nb)) continue;
-    out.a.push_back(static_cast<size_t>(x - first_a));
-    out.b.push_back(static_cast<size_t>(y - first_b));
+    out.a.push_back(*a.index.number_of(*x->id));  // paired entries have ids
+    out.b.push_back(*b.index.number_of(*y->id));
     changed_payloads(px, na, py, nb, &out);
   }
   return out;

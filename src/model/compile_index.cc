@@ -35,6 +35,12 @@ const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
   return n ? &entries_[*n] : nullptr;
 }
 
+std::optional<size_t> CompileIndex::number_of(const trace::CompileId& grouping) const {
+  auto n = by_id_.number(slot_of(grouping));
+  if (!n) return std::nullopt;
+  return *n;
+}
+
 PayloadFile CompileIndex::make_payload_file(std::string_view folder,
                                             std::optional<std::string_view> name, uint64_t number) {
   PayloadFile f;
@@ -58,15 +64,6 @@ void CompileIndex::add_payload_file(IndexEntry* e, const PayloadFile& f) {
   }
   c.last = id;
   ++c.count;
-}
-
-uint32_t CompileIndex::keep_operators(
-    std::shared_ptr<const std::vector<trace::OperatorCount>> ops) {
-  if (!ops) return 0;
-  auto [it, added] =
-      operator_numbers_.try_emplace(ops.get(), static_cast<uint32_t>(operators_.size() + 1));
-  if (added) operators_.push_back(std::move(ops));
-  return it->second;
 }
 
 std::vector<PayloadFile> CompileIndex::payload_files(const IndexEntry& e) const {
@@ -110,6 +107,15 @@ std::string CompileIndex::url_of(const PayloadFile& f) const {
 }
 
 void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
+  // Each of the digests' lists once here: its number here, by its number
+  // there (0 until kept).
+  std::vector<uint32_t> kept(digests.operator_lists() + 1, 0);
+  auto keep = [&](uint32_t n) {
+    if (n >= kept.size()) return uint32_t{0};
+    if (!kept[n])
+      if (auto ops = digests.operators(n)) kept[n] = keep_operators(*ops);
+    return kept[n];
+  };
   // In the store's order: a chunk at a time.
   for (uint32_t id = 0; id < files_.size(); ++id) {
     PayloadFile f = files_.get(id);
@@ -122,14 +128,13 @@ void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
       f.has_digest = true;
       f.digest = facts.digest;
     }
-    if (operators) f.operators = keep_operators(facts.operators);
+    if (operators) f.operators = keep(facts.operators);
     files_.set(id, f);
   }
 }
 
 void CompileIndex::shrink_to_fit() {
   for (auto& e : entries_) e.outputs.shrink_to_fit();
-  operators_.shrink_to_fit();
 }
 
 namespace {

@@ -4,8 +4,10 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -15,6 +17,7 @@
 #include "model/payload_file.h"
 #include "model/payload_store.h"
 #include "trace/compile_id.h"
+#include "trace/operator_lists.h"
 
 namespace tlscope::model {
 
@@ -85,9 +88,14 @@ class CompileIndex {
  public:
   // The entry of a record's grouping id (created if new).
   IndexEntry& touch(const std::optional<trace::CompileId>& grouping);
-  const std::vector<IndexEntry>& entries() const { return entries_; }
+  // In the order they were met. A deque: an entry stays where it is as
+  // others come, and no list twice the size is ever held while it grows
+  // (a vector's doubling held up to 1.5 MB more for a pair of 2 GB logs).
+  const std::deque<IndexEntry>& entries() const { return entries_; }
   IndexEntry& entry(size_t i) { return entries_[i]; }
   const IndexEntry* find(const trace::CompileId& grouping) const;
+  // Its number in entries(); none if it has no entry.
+  std::optional<size_t> number_of(const trace::CompileId& grouping) const;
   // A payload file at "<folder>/<numbered name>", or with no name at the
   // fixed path `folder` (its other fields to be set), and its adding to `e`.
   PayloadFile make_payload_file(std::string_view folder, std::optional<std::string_view> name,
@@ -121,12 +129,12 @@ class CompileIndex {
     texts_.spill(chunks);
   }
   const PayloadFileStore& payload_store() const { return files_; }
-  // A graph's operators kept for PayloadFile::operators, by the number
-  // given (the same list, the same number: many files share one); null
-  // for 0.
-  uint32_t keep_operators(std::shared_ptr<const std::vector<trace::OperatorCount>> ops);
-  const std::vector<trace::OperatorCount>* operators(uint32_t n) const {
-    return n && n <= operators_.size() ? operators_[n - 1].get() : nullptr;
+  // Keeps a graph's operators: their number, for PayloadFile::operators
+  // (files of one graph share it: fill_noise_digests keeps each list once).
+  uint32_t keep_operators(std::span<const trace::OperatorCount> ops) { return operators_.add(ops); }
+  // A graph's operators by PayloadFile::operators (a copy); none for 0.
+  std::optional<std::vector<trace::OperatorCount>> operators(uint32_t n) const {
+    return operators_.get(n);
   }
   // Its report path.
   std::string url_of(const PayloadFile& f) const;
@@ -143,9 +151,8 @@ class CompileIndex {
  private:
   TextTable texts_;
   PayloadFileStore files_;
-  std::vector<std::shared_ptr<const std::vector<trace::OperatorCount>>> operators_;
-  std::unordered_map<const void*, uint32_t> operator_numbers_;  // by list
-  std::vector<IndexEntry> entries_;
+  trace::OperatorLists operators_;  // each list once (files of one graph share it)
+  std::deque<IndexEntry> entries_;
   // The entries with an id, found by it: 8 bytes an entry, where a node
   // map took about 70 (5,900 entries a 1 GB log).
   base::NumberSlots by_id_;

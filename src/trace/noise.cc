@@ -414,13 +414,15 @@ uint64_t NoiseDigests::note(std::string_view payload, Graph graph, uint64_t byte
   if (!make_digest && !make_operators) return key;
   // Made outside the lock: the other log's reading goes on meanwhile.
   uint64_t d = make_digest ? noise_free_digest(payload) : 0;
-  Operators ops;
-  if (make_operators)
-    ops = std::make_shared<const std::vector<OperatorCount>>(
-        graph_operators(payload, graph == Graph::kOutputCode));
+  uint32_t list = 0;
+  if (make_operators) {
+    auto ops = graph_operators(payload, graph == Graph::kOutputCode);
+    std::lock_guard<std::mutex> lock(lists_mu_);
+    list = lists_.add(ops);
+  }
   std::lock_guard<std::mutex> lock(s.mu);
   if (make_digest) s.digests[key] = d;
-  if (make_operators) s.operators[key] = std::move(ops);
+  if (make_operators) s.operators[key] = list;
   return key;
 }
 
@@ -444,9 +446,18 @@ NoiseDigests::Facts NoiseDigests::find(uint64_t key) const {
     f.has_digest = true;
     f.digest = *it->second;
   }
-  if (auto it = s.operators.find(key); it != s.operators.end() && it->second)
-    f.operators = *it->second;
+  if (auto it = s.operators.find(key); it != s.operators.end()) f.operators = it->second;
   return f;
+}
+
+std::optional<std::vector<OperatorCount>> NoiseDigests::operators(uint32_t n) const {
+  std::lock_guard<std::mutex> lock(lists_mu_);
+  return lists_.get(n);
+}
+
+size_t NoiseDigests::operator_lists() const {
+  std::lock_guard<std::mutex> lock(lists_mu_);
+  return lists_.size();
 }
 
 }  // namespace tlscope::trace

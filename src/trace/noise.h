@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "trace/graph_ops.h"
+#include "trace/operator_lists.h"
 
 namespace tlscope::trace {
 
@@ -71,11 +72,10 @@ class NoiseDigests {
  public:
   // How a payload's operators are counted (trace::graph_operators).
   enum class Graph : uint8_t { kNone, kFx, kOutputCode };
-  using Operators = std::shared_ptr<const std::vector<OperatorCount>>;
   struct Facts {
     bool has_digest = false;
     uint64_t digest = 0;
-    Operators operators;  // null unless a graph's are made
+    uint32_t operators = 0;  // a graph's list in operators(), 0 unless made
   };
   // The payload's key here (a 64-bit hash of its bytes, its length and how
   // it is a graph, never 0): its digest made (with `digest`) and a graph's
@@ -91,6 +91,9 @@ class NoiseDigests {
   // be in the making while this one reads on; both are done once both logs
   // are read.
   Facts find(uint64_t key) const;
+  // A list of operators find() gave (a copy), and how many there are.
+  std::optional<std::vector<OperatorCount>> operators(uint32_t n) const;
+  size_t operator_lists() const;
 
  private:
   // By key, in shards: two readers note at once (a lock each, seldom the same).
@@ -98,11 +101,13 @@ class NoiseDigests {
     mutable std::mutex mu;
     // nullopt: being made.
     std::unordered_map<uint64_t, std::optional<uint64_t>> digests;
-    std::unordered_map<uint64_t, std::optional<Operators>> operators;
+    std::unordered_map<uint64_t, uint32_t> operators;  // 0: being made
   };
   static constexpr size_t kShards = 16;
   Shard& shard(uint64_t key) const { return shards_[(key >> 56) % kShards]; }
   mutable std::array<Shard, kShards> shards_;
+  mutable std::mutex lists_mu_;
+  OperatorLists lists_;  // under lists_mu_
 };
 
 }  // namespace tlscope::trace

@@ -57,7 +57,7 @@ void add_file(model::ReportModel* m, model::IndexEntry* e, const File& f) {
     p.has_digest = true;
     p.digest = std::hash<std::string>{}(f.noise_free);
   }
-  if (!f.ops.empty()) p.operators = m->index.keep_operators(std::make_shared<const Ops>(f.ops));
+  if (!f.ops.empty()) p.operators = m->index.keep_operators(f.ops);
   p.holds_payload = f.holds;
   m->index.add_payload_file(e, p);
 }

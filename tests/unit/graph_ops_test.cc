@@ -1,6 +1,7 @@
 // The operators of a graph (trace/graph_ops.h): what `tlscope diff` counts
 // to say "the graph gained an aten.mm", and what it must not count.
 #include "trace/graph_ops.h"
+#include "trace/operator_lists.h"
 
 #include <gtest/gtest.h>
 
@@ -201,6 +202,34 @@ TEST(GraphOperators, WhichFilesAreGraphs) {
   for (const char* no : {"dynamo_cpp_guards_str.txt", "compilation_metrics.html",
                          "dynamo_guards.html", "inductor_provenance_tracking.json"})
     EXPECT_FALSE(is_graph_artifact(no)) << no;
+}
+
+// Lists kept compactly come back as they were given: each by its number,
+// an empty one as empty (not as none), names shared between lists.
+TEST(OperatorLists, EachListComesBackByItsNumber) {
+  std::mt19937 rng(5);
+  static const char* kNames[] = {"aten.mm", "aten.add", "Tensor.view", "torch.relu", "math.sqrt"};
+  OperatorLists lists;
+  std::vector<std::vector<OperatorCount>> want;
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<OperatorCount> ops;
+    for (const char* name : kNames)
+      if (rng() % 2) ops.push_back({name, static_cast<uint32_t>(1 + rng() % 100000)});
+    want.push_back(ops);
+    ASSERT_EQ(lists.add(ops), static_cast<uint32_t>(want.size()));
+  }
+  ASSERT_EQ(lists.size(), want.size());
+  for (size_t n = 1; n <= want.size(); ++n) {
+    auto got = lists.get(static_cast<uint32_t>(n));
+    ASSERT_TRUE(got.has_value()) << n;
+    EXPECT_EQ(*got, want[n - 1]) << n;
+  }
+  EXPECT_FALSE(lists.get(0).has_value());
+  EXPECT_FALSE(lists.get(static_cast<uint32_t>(want.size() + 1)).has_value());
+  OperatorLists one;
+  EXPECT_EQ(one.add({}), 1u);
+  ASSERT_TRUE(one.get(1).has_value());
+  EXPECT_TRUE(one.get(1)->empty());
 }
 
 }  // namespace

@@ -100,8 +100,8 @@ size_t compare_facts(const fs::path& log) {
       EXPECT_EQ(x.key, y.key) << log << " " << url;
       EXPECT_TRUE(x.has_digest && y.has_digest) << log << " " << url;
       EXPECT_EQ(x.digest, y.digest) << log << " " << url;
-      auto *ox = now.index.operators(x.operators), *oy = later.index.operators(y.operators);
-      EXPECT_EQ(ox == nullptr, oy == nullptr) << log << " " << url;
+      auto ox = now.index.operators(x.operators), oy = later.index.operators(y.operators);
+      EXPECT_EQ(ox.has_value(), oy.has_value()) << log << " " << url;
       if (ox && oy) {
         EXPECT_EQ(*ox, *oy) << log << " " << url;
       }
