@@ -84,10 +84,11 @@ void read_both(Side* a, Side* b, bool exact) {
     opts.shared_noise_digests = &digests;
     opts.shared_md5 = &verdicts;
     opts.md5_reader = reader;
-    // Two readers at once: 512 KB batches each, not 4 MB (6.5 MB less at
-    // the peak; 512 KB was no slower than 1 MB, twenty-fourth pass), and no
-    // thread of their own for reading a plain log (the two cores are already
-    // busy; bench/README.md, thirteenth pass).
+    // Two readers at once: small MD5 batches each (1 MB instead of 4 held 6
+    // MB less at the peak; 512 KB another 0.5 MB less, and no slower:
+    // twenty-fourth pass), and no thread of their own for reading a plain
+    // log (the two cores are already busy; bench/README.md, thirteenth
+    // pass).
     opts.md5_batch_bytes = 512u << 10;
     opts.line_buffer_bytes = 512u << 10;  // 1.2 MB less; 256 KB cost time (twentieth pass)
     opts.plain_read_ahead = false;
