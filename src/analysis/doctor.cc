@@ -118,6 +118,10 @@ class DoctorFold::State {
     out_.totals.runs = m.runs.count();
     place_frames(m);
     finish_recompile_reasons();
+    // The frames' list made at its size: both doctors finish at the diff's
+    // peak, where a list that doubled held 2 MB more for a pair of 2 GB logs
+    // (bench/README.md, twenty-fourth pass).
+    out_.frames.reserve(order_.size());
     for (const auto& key : order_) out_.frames.push_back(std::move(frames_[key].report));
     frames_.clear();
     finish_graph_breaks();
