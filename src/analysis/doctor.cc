@@ -2,11 +2,11 @@
 
 #include "analysis/doctor_parts.h"
 #include "analysis/graph_breaks.h"
+#include "base/number_slots.h"
 
 #include <algorithm>
-#include <map>
+#include <deque>
 #include <optional>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -122,8 +122,10 @@ class DoctorFold::State {
     // peak, where a list that doubled held 2 MB more for a pair of 2 GB logs
     // (bench/README.md, twenty-fourth pass).
     out_.frames.reserve(order_.size());
-    for (const auto& key : order_) out_.frames.push_back(std::move(frames_[key].report));
+    for (const auto& key : order_) out_.frames.push_back(std::move(find_frame(key)->report));
     frames_.clear();
+    frame_slots_ = {};
+    frame_compiles_.clear();
     finish_graph_breaks();
     out_.failures = failures_.finish();
     out_.totals.failures = out_.failures.size();
@@ -146,34 +148,38 @@ class DoctorFold::State {
   // recompile_reasons artifact, then of the first recompile reason only
   // the metrics gave.
   struct FrameState {
-    FrameReport report;
+    FrameReport report;  // its run and frame_id are its key
     uint64_t first_metrics = kNever, first_artifact = kNever;
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
     bool placed = false;                     // in order_
-    // Its frame compile ids met: a bit each (they count from 0; a frame
-    // recompiles a few times, up to its limit), a set for those too large
-    // for that, so that a log naming far ids holds at most 512 bytes of
-    // bits per frame.
-    std::vector<bool> compiled;
-    std::set<uint32_t> compiled_far;
     std::vector<uint32_t> patterns;  // kFigures: those of report.reason_patterns, by number
-    bool first_compile(uint32_t id) {
-      constexpr uint32_t kBits = 1u << 12;
-      if (id >= kBits) return compiled_far.insert(id).second;
-      if (id >= compiled.size()) compiled.resize(std::max<size_t>(id + 1, compiled.size() * 2));
-      if (compiled[id]) return false;
-      compiled[id] = true;
-      return true;
-    }
+    FrameKey key() const { return {report.run, report.frame_id}; }
   };
 
+  static size_t hash_of(FrameKey key) {
+    return model::PackedKeys::hash(uint64_t{key.first} << 32 | key.second);
+  }
+  FrameState* find_frame(FrameKey key) {
+    auto n = frame_slots_.number(frame_slot(key));
+    return n ? &frames_[*n] : nullptr;
+  }
+  size_t frame_slot(FrameKey key) const {
+    return frame_slots_.slot(hash_of(key), [&](uint32_t n) { return frames_[n].key() == key; });
+  }
   FrameState& frame(uint32_t run, uint32_t id) {
-    auto [it, inserted] = frames_.try_emplace({run, id});
-    if (inserted) {
-      it->second.report.run = run;
-      it->second.report.frame_id = id;
-    }
-    return it->second;
+    size_t at = frame_slot({run, id});
+    if (auto n = frame_slots_.number(at)) return frames_[*n];
+    frames_.emplace_back();
+    frames_.back().report.run = run;
+    frames_.back().report.frame_id = id;
+    frame_slots_.put(
+        at, static_cast<uint32_t>(frames_.size() - 1),
+        [&](uint32_t n) -> std::optional<size_t> { return hash_of(frames_[n].key()); });
+    return frames_.back();
+  }
+  // Whether (run, frame id, frame compile id) is met for the first time.
+  bool first_compile(uint32_t run, uint32_t frame_id, uint32_t id) {
+    return frame_compiles_.insert({run, CompileId{std::nullopt, frame_id, id, std::nullopt}});
   }
 
   void fold_frame(const model::MetricsRecord& r, const CompileRef& ref) {
@@ -190,7 +196,7 @@ class DoctorFold::State {
         s.line_known = true;
       }
     }
-    if (s.first_compile(*r.id->frame_compile_id)) {
+    if (first_compile(r.run, *r.id->frame_id, *r.id->frame_compile_id)) {
       ++f.compiles;
       if (*r.id->frame_compile_id >= 1) ++f.recompiles;
       if (!figures_only_) f.compile_ids.push_back(ref);
@@ -210,29 +216,29 @@ class DoctorFold::State {
   // metrics' recompile reason names (finish_recompile_reasons adds them);
   // the totals of those with starts or compiles.
   void place_frames(const model::ReportModel& m) {
-    for (const auto& [key, head] : m.frame_starts) {
-      FrameState& s = frame(key.first, key.second);
+    for (const model::FrameStarts::Start* head : m.frame_starts.by_key()) {
+      FrameState& s = frame(head->key.first, head->key.second);
       if (!s.named) {
-        s.report.name = head.name;
-        if (!figures_only_) s.report.filename = head.display_filename(m.strings);
+        s.report.name = head->name;
+        if (!figures_only_) s.report.filename = head->display_filename(m.strings);
       }
-      if (!s.line_known) s.report.line = head.line;
-      order_.push_back(key);
+      if (!s.line_known) s.report.line = head->line;
+      order_.push_back(head->key);
       s.placed = true;
     }
     auto place = [&](uint64_t FrameState::*first) {
       std::vector<std::pair<uint64_t, FrameKey>> met;
-      for (const auto& [key, s] : frames_)
-        if (s.*first != kNever && !s.placed) met.push_back({s.*first, key});
+      for (const FrameState& s : frames_)
+        if (s.*first != kNever && !s.placed) met.push_back({s.*first, s.key()});
       std::sort(met.begin(), met.end());
       for (const auto& [when, key] : met) {
         order_.push_back(key);
-        frames_[key].placed = true;
+        find_frame(key)->placed = true;
       }
     };
     place(&FrameState::first_metrics);
     for (const auto& key : order_) {
-      const FrameReport& f = frames_[key].report;
+      const FrameReport& f = find_frame(key)->report;
       out_.totals.recompile_limit_hits += f.recompile_limit_hit ? 1 : 0;
       out_.totals.compiles += f.compiles;
       out_.totals.recompiles += f.recompiles;
@@ -341,7 +347,7 @@ class DoctorFold::State {
     for (size_t i = 0; i < candidates_.size(); ++i) {
       if (with_artifact_.count(candidates_[i].compile_id)) continue;
       FrameKey key = candidate_frames_[i];
-      bool met = frames_.count(key);
+      bool met = find_frame(key) != nullptr;
       FrameState& s = frame(key.first, key.second);
       if (add_to_frame(std::move(candidates_[i]), &s) && !met) order_.push_back(key);
     }
@@ -416,7 +422,12 @@ class DoctorFold::State {
   const bool figures_only_;
   DoctorReport out_;
   uint64_t metrics_ = 0, artifacts_ = 0;  // records met
-  std::map<FrameKey, FrameState> frames_;
+  // The frames in the order they were met (a deque: each stays where it
+  // is), found by key through frame_slots_: where a map's node and a set
+  // of each frame's compile ids took about 150 bytes more a frame.
+  std::deque<FrameState> frames_;
+  base::NumberSlots frame_slots_;
+  model::CompileSet frame_compiles_;  // (run, frame id, frame compile id) met
   std::vector<FrameKey> order_;
   // Recompile reasons.
   model::CompileSet with_artifact_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/compile_index.h"
+#include "model/frame_starts.h"
 #include "model/runs.h"
 #include "model/stack.h"
 #include "model/vllm.h"
@@ -215,9 +216,8 @@ struct ReportModel {
   std::vector<LooseFailureNote> loose_failures;
   RunTracker runs;
   // The last frame of the first dynamo_start stack of each (run, frame id):
-  // names a frame whose metrics do not. Its line of code (`loc`) is not
-  // kept: one a frame, 1 MB for a pair of 2 GB logs, and never shown.
-  std::map<std::pair<uint32_t, uint32_t>, Frame> frame_starts;
+  // names a frame whose metrics do not.
+  FrameStarts frame_starts;
   std::map<std::string, FolderData> folders;            // by compile-id folder name
   std::map<std::string, ProvenanceSources> provenance;  // by compile-id folder name
   std::unordered_map<uint64_t, SymbolicExpr> symbolic_exprs;

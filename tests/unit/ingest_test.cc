@@ -383,7 +383,8 @@ std::vector<Sample> samples() {
          auto id = trace::parse_bare_compile_id("0/0");
          ASSERT_TRUE(r.model.start_stacks.count(*id));
          EXPECT_EQ(r.model.start_stacks.at(*id)[0].name, "forward");
-         EXPECT_EQ(r.model.frame_starts.at({1, 0}).name, "forward");
+         ASSERT_NE(r.model.frame_starts.find({1, 0}), nullptr);
+         EXPECT_EQ(r.model.frame_starts.find({1, 0})->name, "forward");
        }});
   v.push_back(
       {Key::kChromiumEvent,

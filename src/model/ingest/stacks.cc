@@ -36,8 +36,7 @@ void ingest_dynamo_start(IngestContext& ctx) {
   model::Stack stack = parse_stack(*st);
   model::trim_convert_frame(&stack, model.strings);
   if (id && id->frame_id && !id->autograd_id && !stack.empty()) {
-    auto [at, first] = model.frame_starts.try_emplace({run, *id->frame_id}, stack.back());
-    if (first) std::string().swap(at->second.loc);  // not read (ReportModel::frame_starts)
+    model.frame_starts.add({run, *id->frame_id}, stack.back());
   }
   if (!ctx.b.options().stacks) return;
   // Stored under the metrics bucket so that every attempt finds it (the

@@ -1,0 +1,48 @@
+// The frame each (run, frame id) began with: the last frame of its first
+// dynamo_start stack, which names a frame whose metrics do not (the doctor,
+// analysis/doctor.cc). One for each frame of a log, so kept small.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/number_slots.h"
+#include "model/stack.h"
+#include "trace/string_table.h"
+
+namespace tlscope::model {
+
+class FrameStarts {
+ public:
+  using Key = std::pair<uint32_t, uint32_t>;  // (run, frame id)
+  // A stack's frame without its line of code, which no one reads.
+  struct Start {
+    Key key;
+    uint32_t filename_id = 0;
+    int32_t line = 0;
+    std::string name;
+    std::optional<std::string> uninterned_filename;
+    // As Frame::display_filename.
+    std::string display_filename(const trace::StringTable& strings) const;
+  };
+
+  // Keeps `frame` as the start of `key` unless it has one; true if it was new.
+  bool add(Key key, const Frame& frame);
+  const Start* find(Key key) const;
+  size_t size() const { return starts_.size(); }
+  // All of them by key, (run, frame id) ascending.
+  std::vector<const Start*> by_key() const;
+
+ private:
+  size_t slot_of(Key key) const;
+  // A deque: no copy twice the size while it grows; 88 bytes a frame and 8
+  // in the table, where a map's node of a Frame took about 160.
+  std::deque<Start> starts_;
+  base::NumberSlots slots_;
+};
+
+}  // namespace tlscope::model
