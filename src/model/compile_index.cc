@@ -333,6 +333,8 @@ std::string numbered_file(std::string_view name, uint64_t n) {
   return out;
 }
 
+static_assert(sizeof(IndexEntry) <= 56, "an index entry grew (see IndexEntry)");
+
 std::string safe_segment(std::string_view name) {
   std::string s;
   s.reserve(name.size());

@@ -51,6 +51,39 @@ TEST(Output, APayloadMd5ComesBackAsTheLogWroteIt) {
 
 // The same for a payload file's digest, each side read into its own table
 // (a diff compares files of two logs).
+TEST(Outputs, ACopyIsItsOwnAndAnEmptyListHoldsNothing) {
+  tlscope::model::Outputs a;
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_EQ(a.begin(), a.end());
+  for (int i = 0; i < 5; ++i) {
+    Output o;
+    o.url = "out_" + std::to_string(i) + ".txt";
+    o.number = static_cast<uint64_t>(i);
+    a.push_back(o);
+  }
+  tlscope::model::Outputs b = a;
+  b[0].url = "changed.txt";
+  b.push_back(Output{});
+  EXPECT_EQ(a.size(), 5u);
+  EXPECT_EQ(b.size(), 6u);
+  EXPECT_EQ(a[0].url, "out_0.txt");
+  EXPECT_EQ(a.back().url, "out_4.txt");
+  std::vector<std::string> urls;
+  for (const Output& o : a) urls.push_back(o.url);
+  EXPECT_EQ(urls, (std::vector<std::string>{"out_0.txt", "out_1.txt", "out_2.txt", "out_3.txt",
+                                            "out_4.txt"}));
+  a = b;
+  EXPECT_EQ(a[0].url, "changed.txt");
+  b.clear();
+  EXPECT_TRUE(b.empty());
+  EXPECT_EQ(a.size(), 6u);
+  b.shrink_to_fit();
+  EXPECT_TRUE(b.empty());
+  tlscope::model::Outputs moved = std::move(a);
+  EXPECT_EQ(moved.size(), 6u);
+}
+
 TEST(PayloadFile, ADeclaredMd5ComesBackAsTheLogWroteItWhicheverTable) {
   std::mt19937 rng(11);
   std::vector<std::string> md5s = {"", "d41d8cd98f00b204e9800998ecf8427e",

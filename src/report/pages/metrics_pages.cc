@@ -28,7 +28,7 @@ Html failure_html(const ingest::FailureInfo& f) {
 }
 
 // The first `count` outputs of the entry: those written before this page.
-Html outputs_html(const std::vector<model::Output>& outputs, size_t count) {
+Html outputs_html(const model::Outputs& outputs, size_t count) {
   if (count == 0) return part("no_outputs");
   Html items;
   for (size_t i = 0; i < count; ++i)
