@@ -16,22 +16,36 @@ using FrameKey = std::pair<uint32_t, uint32_t>;  // run, frame id
 
 using Pattern = DoctorFigures::Pattern;
 
-std::map<FrameKey, FrameFigures> frames_of(const DoctorReport& d) {
-  std::map<FrameKey, FrameFigures> out;
+std::vector<std::pair<FrameKey, FrameFigures>> frames_of(const DoctorReport& d) {
+  std::vector<std::pair<FrameKey, FrameFigures>> out;
+  out.reserve(d.frames.size());
   for (const auto& f : d.frames) {
-    auto& x = out[{f.run, f.frame_id}];
+    FrameFigures x;
     x.present = true;
     x.name = f.name;
     x.compiles = f.compiles;
     x.recompiles = f.recompiles;
     x.failures = f.failures;
     x.compile_time_s = f.compile_time_s;
+    out.push_back({{f.run, f.frame_id}, std::move(x)});
   }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  // A frame listed twice keeps its last figures (the doctor lists each once).
+  size_t kept = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i + 1 < out.size() && out[i + 1].first == out[i].first) continue;
+    if (kept != i) out[kept] = std::move(out[i]);
+    ++kept;
+  }
+  out.resize(kept);
   for (const auto& g : d.graph_breaks)
     for (const auto& id : g.compile_ids)
       if (id.id.frame_id) {
-        auto it = out.find({id.run, *id.id.frame_id});
-        if (it != out.end()) ++it->second.graph_breaks;
+        FrameKey key{id.run, *id.id.frame_id};
+        auto it = std::lower_bound(out.begin(), out.end(), key,
+                                   [](const auto& x, const FrameKey& k) { return x.first < k; });
+        if (it != out.end() && it->first == key) ++it->second.graph_breaks;
       }
   return out;
 }
@@ -514,14 +528,14 @@ DiffReport diff_logs(const model::ReportModel& a, const DoctorFigures& da,
   for (const auto* e : paired.only_a) r.compile_ids_only_a.push_back(e->label());
   for (const auto* e : paired.only_b) r.compile_ids_only_b.push_back(e->label());
 
+  // Both lists by key: each key of either, in order.
   const auto &fa = da.frames, &fb = db.frames;
-  std::set<FrameKey> keys;
-  for (const auto& [k, f] : fa) keys.insert(k);
-  for (const auto& [k, f] : fb) keys.insert(k);
-  for (const auto& k : keys) {
-    auto ia = fa.find(k), ib = fb.find(k);
-    FrameFigures x = ia != fa.end() ? ia->second : FrameFigures{},
-                 y = ib != fb.end() ? ib->second : FrameFigures{};
+  for (auto ia = fa.begin(), ib = fb.begin(); ia != fa.end() || ib != fb.end();) {
+    bool in_a = ia != fa.end() && (ib == fb.end() || ia->first <= ib->first);
+    bool in_b = ib != fb.end() && (ia == fa.end() || ib->first <= ia->first);
+    FrameKey k = in_a ? ia->first : ib->first;
+    FrameFigures x = in_a ? (ia++)->second : FrameFigures{},
+                 y = in_b ? (ib++)->second : FrameFigures{};
     FrameFigures xs = x, ys = y;
     xs.name = ys.name = "";
     xs.compile_time_s = ys.compile_time_s = 0;  // times differ run to run; shown, not compared
