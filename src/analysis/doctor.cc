@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -122,7 +123,7 @@ class DoctorFold::State {
     // peak, where a list that doubled held 2 MB more for a pair of 2 GB logs
     // (bench/README.md, twenty-fourth pass).
     out_.frames.reserve(order_.size());
-    for (const auto& key : order_) out_.frames.push_back(std::move(find_frame(key)->report));
+    for (const auto& key : order_) out_.frames.push_back(find_frame(key)->take_report());
     frames_.clear();
     frame_slots_ = {};
     frame_compiles_.clear();
@@ -148,12 +149,53 @@ class DoctorFold::State {
   // recompile_reasons artifact, then of the first recompile reason only
   // the metrics gave.
   struct FrameState {
-    FrameReport report;  // its run and frame_id are its key
+    // FrameReport's fields, but those only the whole answer has (`detail`):
+    // 160 bytes a frame where a report took 240.
+    uint32_t run = 1, frame_id = 0;  // its key
+    std::string name;
+    int64_t line = 0;
+    uint32_t compiles = 0, recompiles = 0, restarts = 0, failures = 0;
+    double compile_time_s = 0;
+    uint64_t max_graph_ops = 0;
     uint64_t first_metrics = kNever, first_artifact = kNever;
+    bool recompile_limit_hit = false;
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
     bool placed = false;                     // in order_
-    std::vector<uint32_t> patterns;  // kFigures: those of report.reason_patterns, by number
-    FrameKey key() const { return {report.run, report.frame_id}; }
+    std::vector<ReasonPattern> reason_patterns;  // kFigures
+    std::vector<uint32_t> patterns;              // kFigures: those of reason_patterns, by number
+    struct Detail {
+      std::string filename;
+      std::vector<CompileRef> compile_ids;
+      std::vector<RecompileReason> recompile_reasons;  // stays where it is (ReasonAt)
+    };
+    std::unique_ptr<Detail> detail;  // without kFigures
+
+    FrameKey key() const { return {run, frame_id}; }
+    Detail& details() {
+      if (!detail) detail = std::make_unique<Detail>();
+      return *detail;
+    }
+    FrameReport take_report() {
+      FrameReport f;
+      f.run = run;
+      f.frame_id = frame_id;
+      f.name = std::move(name);
+      f.line = line;
+      f.compiles = compiles;
+      f.recompiles = recompiles;
+      f.restarts = restarts;
+      f.failures = failures;
+      f.compile_time_s = compile_time_s;
+      f.max_graph_ops = max_graph_ops;
+      f.recompile_limit_hit = recompile_limit_hit;
+      f.reason_patterns = std::move(reason_patterns);
+      if (detail) {
+        f.filename = std::move(detail->filename);
+        f.compile_ids = std::move(detail->compile_ids);
+        f.recompile_reasons = std::move(detail->recompile_reasons);
+      }
+      return f;
+    }
   };
 
   static size_t hash_of(FrameKey key) {
@@ -170,8 +212,8 @@ class DoctorFold::State {
     size_t at = frame_slot({run, id});
     if (auto n = frame_slots_.number(at)) return frames_[*n];
     frames_.emplace_back();
-    frames_.back().report.run = run;
-    frames_.back().report.frame_id = id;
+    frames_.back().run = run;
+    frames_.back().frame_id = id;
     frame_slots_.put(
         at, static_cast<uint32_t>(frames_.size() - 1),
         [&](uint32_t n) -> std::optional<size_t> { return hash_of(frames_[n].key()); });
@@ -185,11 +227,11 @@ class DoctorFold::State {
   void fold_frame(const model::MetricsRecord& r, const CompileRef& ref) {
     if (!is_frame_compile(r.id) || r.id->autograd_id) return;
     FrameState& s = frame(r.run, *r.id->frame_id);
-    FrameReport& f = s.report;
+    FrameState& f = s;
     s.first_metrics = std::min(s.first_metrics, metrics_);
     if (!r.co_name.empty()) {
       f.name = r.co_name;
-      if (!figures_only_) f.filename = r.co_filename;
+      if (!figures_only_) f.details().filename = r.co_filename;
       s.named = true;
       if (r.co_firstlineno) {
         f.line = *r.co_firstlineno;
@@ -199,7 +241,7 @@ class DoctorFold::State {
     if (first_compile(r.run, *r.id->frame_id, *r.id->frame_compile_id)) {
       ++f.compiles;
       if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-      if (!figures_only_) f.compile_ids.push_back(ref);
+      if (!figures_only_) f.details().compile_ids.push_back(ref);
     }
     if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
     if (r.fail_type) ++f.failures;
@@ -219,10 +261,10 @@ class DoctorFold::State {
     for (const model::FrameStarts::Start* head : m.frame_starts.by_key()) {
       FrameState& s = frame(head->key.first, head->key.second);
       if (!s.named) {
-        s.report.name = head->name;
-        if (!figures_only_) s.report.filename = head->display_filename(m.strings);
+        s.name = head->name;
+        if (!figures_only_) s.details().filename = head->display_filename(m.strings);
       }
-      if (!s.line_known) s.report.line = head->line;
+      if (!s.line_known) s.line = head->line;
       order_.push_back(head->key);
       s.placed = true;
     }
@@ -238,7 +280,7 @@ class DoctorFold::State {
     };
     place(&FrameState::first_metrics);
     for (const auto& key : order_) {
-      const FrameReport& f = find_frame(key)->report;
+      const FrameState& f = *find_frame(key);
       out_.totals.recompile_limit_hits += f.recompile_limit_hit ? 1 : 0;
       out_.totals.compiles += f.compiles;
       out_.totals.recompiles += f.recompiles;
@@ -312,7 +354,7 @@ class DoctorFold::State {
     number = pattern_numbers_.try_emplace(std::move(key), number).first->second;
     if (!patterns_met_.insert(r.compile_id, number)) return false;
     auto at = std::find(s->patterns.begin(), s->patterns.end(), number);
-    auto& list = s->report.reason_patterns;
+    auto& list = s->reason_patterns;
     if (at == s->patterns.end()) {
       s->patterns.push_back(number);
       list.push_back({r.category, r.reason, 0});
@@ -325,7 +367,7 @@ class DoctorFold::State {
   // Kept in its frame unless met before (for its compile).
   bool add_to_frame(RecompileReason&& r, FrameState* s) {
     if (figures_only_) return add_pattern(r, s);
-    return add_reason(std::move(r), &s->report.recompile_reasons, &artifact_reasons_);
+    return add_reason(std::move(r), &s->details().recompile_reasons, &artifact_reasons_);
   }
 
   void artifact_reason(const CompileRef& ref, const CompileId& id, std::string_view text) {
