@@ -12,16 +12,12 @@ std::optional<uint64_t> packed(const CompileRef& ref) {
          uint64_t{*id.frame_compile_id} << 1 | (id.attempt ? 1u : 0u);
 }
 
-bool RunTracker::finished(const trace::CompileId& bucket) const {
-  if (auto key = packed({1, bucket})) return finished_.contains(*key);
-  return finished_other_.count(bucket) != 0;
-}
-
 void RunTracker::begin_if_finished(const trace::CompileId& raw) {
-  if (!raw.frame_id || raw.attempt.value_or(0) != 0 || !finished(raw.metrics_bucket())) return;
+  if (!raw.frame_id || raw.attempt.value_or(0) != 0 ||
+      !finished_.contains({1, raw.metrics_bucket()}))
+    return;
   ++run_;
   finished_.clear();
-  finished_other_.clear();
 }
 
 uint32_t RunTracker::on_start(const trace::CompileId& raw) {
@@ -32,11 +28,7 @@ uint32_t RunTracker::on_start(const trace::CompileId& raw) {
 uint32_t RunTracker::on_metrics(const trace::CompileId& raw) {
   begin_if_finished(raw);
   if (!raw.frame_id) return run_;
-  trace::CompileId bucket = raw.metrics_bucket();
-  if (auto key = packed({1, bucket}))
-    finished_.insert(*key);
-  else
-    finished_other_.insert(bucket);
+  finished_.insert({1, raw.metrics_bucket()});
   return run_;
 }
 

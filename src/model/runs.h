@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_set>
+#include <utility>
 
 #include "base/flat_set.h"
 #include "trace/compile_id.h"
@@ -39,6 +40,11 @@ struct PackedKeys {
     return k ^ (k >> 33);
   }
 };
+
+// The hash of a (run, frame id): the key of a log's tables of frames.
+inline size_t frame_key_hash(std::pair<uint32_t, uint32_t> key) {
+  return PackedKeys::hash(uint64_t{key.first} << 32 | key.second);
+}
 
 // A set of compiles: 8-byte slots for those packed() fits (all but a
 // compiled-autograd or restarted compile's), where an unordered_set took
@@ -110,12 +116,10 @@ class RunTracker {
 
  private:
   void begin_if_finished(const trace::CompileId& raw);
-  bool finished(const trace::CompileId& bucket) const;
 
   uint32_t run_ = 1;
-  // The metrics buckets finished in this run: packed() where they fit.
-  base::FlatSet<uint64_t, PackedKeys> finished_;
-  std::unordered_set<trace::CompileId, trace::CompileIdHash> finished_other_;
+  // The metrics buckets finished in this run, each as the compile {1, bucket}.
+  CompileSet finished_;
 };
 
 }  // namespace tlscope::model
