@@ -2,10 +2,9 @@
 
 #include "analysis/doctor_parts.h"
 #include "analysis/graph_breaks.h"
-#include "base/number_slots.h"
+#include "base/keyed_deque.h"
 
 #include <algorithm>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -125,7 +124,6 @@ class DoctorFold::State {
     out_.frames.reserve(order_.size());
     for (const auto& key : order_) out_.frames.push_back(find_frame(key)->take_report());
     frames_.clear();
-    frame_slots_ = {};
     frame_compiles_.clear();
     finish_graph_breaks();
     out_.failures = failures_.finish();
@@ -198,26 +196,17 @@ class DoctorFold::State {
     }
   };
 
-  static size_t hash_of(FrameKey key) {
-    return model::PackedKeys::hash(uint64_t{key.first} << 32 | key.second);
-  }
-  FrameState* find_frame(FrameKey key) {
-    auto n = frame_slots_.number(frame_slot(key));
-    return n ? &frames_[*n] : nullptr;
-  }
-  size_t frame_slot(FrameKey key) const {
-    return frame_slots_.slot(hash_of(key), [&](uint32_t n) { return frames_[n].key() == key; });
-  }
+  FrameState* find_frame(FrameKey key) { return frames_.find(key); }
   FrameState& frame(uint32_t run, uint32_t id) {
-    size_t at = frame_slot({run, id});
-    if (auto n = frame_slots_.number(at)) return frames_[*n];
-    frames_.emplace_back();
-    frames_.back().run = run;
-    frames_.back().frame_id = id;
-    frame_slots_.put(
-        at, static_cast<uint32_t>(frames_.size() - 1),
-        [&](uint32_t n) -> std::optional<size_t> { return hash_of(frames_[n].key()); });
-    return frames_.back();
+    return *frames_
+                .find_or_add({run, id},
+                             [&] {
+                               FrameState s;
+                               s.run = run;
+                               s.frame_id = id;
+                               return s;
+                             })
+                .first;
   }
   // Whether (run, frame id, frame compile id) is met for the first time.
   bool first_compile(uint32_t run, uint32_t frame_id, uint32_t id) {
@@ -227,31 +216,30 @@ class DoctorFold::State {
   void fold_frame(const model::MetricsRecord& r, const CompileRef& ref) {
     if (!is_frame_compile(r.id) || r.id->autograd_id) return;
     FrameState& s = frame(r.run, *r.id->frame_id);
-    FrameState& f = s;
     s.first_metrics = std::min(s.first_metrics, metrics_);
     if (!r.co_name.empty()) {
-      f.name = r.co_name;
-      if (!figures_only_) f.details().filename = r.co_filename;
+      s.name = r.co_name;
+      if (!figures_only_) s.details().filename = r.co_filename;
       s.named = true;
       if (r.co_firstlineno) {
-        f.line = *r.co_firstlineno;
+        s.line = *r.co_firstlineno;
         s.line_known = true;
       }
     }
     if (first_compile(r.run, *r.id->frame_id, *r.id->frame_compile_id)) {
-      ++f.compiles;
-      if (*r.id->frame_compile_id >= 1) ++f.recompiles;
-      if (!figures_only_) f.details().compile_ids.push_back(ref);
+      ++s.compiles;
+      if (*r.id->frame_compile_id >= 1) ++s.recompiles;
+      if (!figures_only_) s.details().compile_ids.push_back(ref);
     }
-    if (r.id->attempt && *r.id->attempt >= 1) ++f.restarts;
-    if (r.fail_type) ++f.failures;
-    f.compile_time_s += r.entire_frame_s.value_or(0);
-    f.max_graph_ops = std::max<uint64_t>(f.max_graph_ops, r.graph_op_count.value_or(0));
+    if (r.id->attempt && *r.id->attempt >= 1) ++s.restarts;
+    if (r.fail_type) ++s.failures;
+    s.compile_time_s += r.entire_frame_s.value_or(0);
+    s.max_graph_ops = std::max<uint64_t>(s.max_graph_ops, r.graph_op_count.value_or(0));
     // Only a failure or reason that names the limit says it was hit: a frame
     // may compile more often when the user raised the limit.
     if (names_recompile_limit(r.fail_reason.value_or("")) ||
         names_recompile_limit(first_line(r.recompile_reason.value_or(""))))
-      f.recompile_limit_hit = true;
+      s.recompile_limit_hit = true;
   }
 
   // The frames in the order of the answer (FrameState), but for those only a
@@ -464,11 +452,15 @@ class DoctorFold::State {
   const bool figures_only_;
   DoctorReport out_;
   uint64_t metrics_ = 0, artifacts_ = 0;  // records met
-  // The frames in the order they were met (a deque: each stays where it
-  // is), found by key through frame_slots_: where a map's node and a set
-  // of each frame's compile ids took about 150 bytes more a frame.
-  std::deque<FrameState> frames_;
-  base::NumberSlots frame_slots_;
+  struct FrameTraits {
+    using Key = FrameKey;
+    static Key key(const FrameState& s) { return s.key(); }
+    static size_t hash(Key key) { return model::frame_key_hash(key); }
+  };
+  // The frames in the order they were met, each where it was put: where a
+  // map's node and a set of each frame's compile ids took about 150 bytes
+  // more a frame.
+  base::KeyedDeque<FrameState, FrameTraits> frames_;
   model::CompileSet frame_compiles_;  // (run, frame id, frame compile id) met
   std::vector<FrameKey> order_;
   // Recompile reasons.

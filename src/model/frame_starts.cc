@@ -5,38 +5,24 @@
 #include "model/runs.h"
 
 namespace tlscope::model {
-namespace {
 
-size_t hash_of(FrameStarts::Key key) {
-  return PackedKeys::hash(uint64_t{key.first} << 32 | key.second);
-}
-
-}  // namespace
+size_t FrameStarts::Traits::hash(Key key) { return frame_key_hash(key); }
 
 std::string FrameStarts::Start::display_filename(const trace::StringTable& strings) const {
-  Frame f;
-  f.filename_id = filename_id;
-  f.uninterned_filename = uninterned_filename;
-  return f.display_filename(strings);
-}
-
-size_t FrameStarts::slot_of(Key key) const {
-  return slots_.slot(hash_of(key), [&](uint32_t n) { return starts_[n].key == key; });
+  return model::display_filename(filename_id, uninterned_filename, strings);
 }
 
 bool FrameStarts::add(Key key, const Frame& frame) {
-  size_t at = slot_of(key);
-  if (slots_.number(at)) return false;
-  starts_.push_back({key, frame.filename_id, frame.line, frame.name, frame.uninterned_filename});
-  slots_.put(at, static_cast<uint32_t>(starts_.size() - 1),
-             [&](uint32_t n) -> std::optional<size_t> { return hash_of(starts_[n].key); });
-  return true;
+  return starts_
+      .find_or_add(
+          key,
+          [&] {
+            return Start{key, frame.filename_id, frame.line, frame.name, frame.uninterned_filename};
+          })
+      .second;
 }
 
-const FrameStarts::Start* FrameStarts::find(Key key) const {
-  auto n = slots_.number(slot_of(key));
-  return n ? &starts_[*n] : nullptr;
-}
+const FrameStarts::Start* FrameStarts::find(Key key) const { return starts_.find(key); }
 
 std::vector<const FrameStarts::Start*> FrameStarts::by_key() const {
   std::vector<const Start*> out;

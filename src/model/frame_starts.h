@@ -4,13 +4,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "base/number_slots.h"
+#include "base/keyed_deque.h"
 #include "model/stack.h"
 #include "trace/string_table.h"
 
@@ -38,11 +37,14 @@ class FrameStarts {
   std::vector<const Start*> by_key() const;
 
  private:
-  size_t slot_of(Key key) const;
-  // A deque: no copy twice the size while it grows; 88 bytes a frame and 8
-  // in the table, where a map's node of a Frame took about 160.
-  std::deque<Start> starts_;
-  base::NumberSlots slots_;
+  struct Traits {
+    using Key = FrameStarts::Key;
+    static Key key(const Start& s) { return s.key; }
+    static size_t hash(Key key);
+  };
+  // 88 bytes a frame and 8 in the table, where a map's node of a Frame took
+  // about 160.
+  base::KeyedDeque<Start, Traits> starts_;
 };
 
 }  // namespace tlscope::model

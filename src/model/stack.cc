@@ -11,8 +11,9 @@ std::string Frame::raw_filename(const trace::StringTable& strings) const {
   return s ? *s : std::string("(unknown)");
 }
 
-std::string Frame::display_filename(const trace::StringTable& strings) const {
-  if (uninterned_filename) return simplify_filename(*uninterned_filename);
+std::string display_filename(uint32_t filename_id, const std::optional<std::string>& uninterned,
+                             const trace::StringTable& strings) {
+  if (uninterned) return simplify_filename(*uninterned);
   const std::string* s = strings.get(filename_id);
   return s ? simplify_filename(*s) : std::string("(unknown)");
 }

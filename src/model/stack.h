@@ -13,6 +13,11 @@
 
 namespace tlscope::model {
 
+// A stack frame's filename to show: the literal one, else the interned one
+// simplified (TRACE_FORMAT §6), else "(unknown)".
+std::string display_filename(uint32_t filename_id, const std::optional<std::string>& uninterned,
+                             const trace::StringTable& strings);
+
 struct Frame {
   uint32_t filename_id = 0;
   int32_t line = 0;
@@ -21,9 +26,10 @@ struct Frame {
   std::optional<std::string> uninterned_filename;
 
   bool operator==(const Frame&) const = default;
-  // The filename to show: the literal one, else the interned one simplified
-  // (TRACE_FORMAT §6), else "(unknown)".
-  std::string display_filename(const trace::StringTable& strings) const;
+  // As model::display_filename.
+  std::string display_filename(const trace::StringTable& strings) const {
+    return model::display_filename(filename_id, uninterned_filename, strings);
+  }
   // The raw filename (for eval_with_key detection).
   std::string raw_filename(const trace::StringTable& strings) const;
 };
