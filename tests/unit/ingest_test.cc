@@ -693,6 +693,55 @@ TEST(IngestTable, ModelDoesNotDependOnTheSink) {
   expect_same_model(with->model, without.model);
 }
 
+// Without stacks (summary, check, diff) a dynamo_start's stack is read only
+// at its end, and the frame each (run, frame id) began with is the same as a
+// report's: the last frame left once Dynamo's own convert_frame frames are
+// dropped, whatever the stack's length.
+TEST(IngestTable, FrameStartsDoNotDependOnKeepingStacks) {
+  auto user = [](int i) {
+    return json{{"line", 10 + i}, {"name", "f" + std::to_string(i)}, {"filename", i % 3}};
+  };
+  auto dynamo = [](const char* name) {
+    return json{{"line", 1},
+                {"name", name},
+                {"filename", 0},
+                {"uninterned_filename", "torch/_dynamo/convert_frame.py"}};
+  };
+  std::string log;
+  int frame_id = 0;
+  for (int length : {0, 1, 2, 3, 4, 5, 9, 40})
+    for (bool convert_tail : {false, true}) {
+      json stack = json::array();
+      for (int i = 0; i < length; ++i) stack.push_back(user(frame_id * 100 + i));
+      if (convert_tail)
+        for (const char* n : {"catch_errors", "_convert_frame", "_convert_frame_assert"})
+          stack.push_back(dynamo(n));
+      log += rec({{"dynamo_start", {{"stack", stack}}}}, std::nullopt, frame_id++);
+    }
+  IngestOptions without;
+  without.stacks = false;
+  auto a = ingest_text(log), b = ingest_text(log, without);
+  EXPECT_EQ(a->model.stats.fail_json + b->model.stats.fail_json, 0u);
+  auto starts = [](const model::ReportModel& m) {
+    std::vector<std::string> v;
+    for (const auto* s : m.frame_starts.by_key())
+      v.push_back(std::to_string(s->key.second) + " " + s->name + ":" + std::to_string(s->line) +
+                  " " + std::to_string(s->filename_id) + " " +
+                  s->uninterned_filename.value_or("-"));
+    return v;
+  };
+  // Every stack with a user frame gives one; one of Dynamo's frames alone
+  // gives none.
+  EXPECT_EQ(starts(a->model).size(), 14u);
+  ASSERT_NE(a->model.frame_starts.find({1, 15}), nullptr);
+  EXPECT_EQ(a->model.frame_starts.find({1, 15})->name, "f1539");  // 40 frames, then Dynamo's
+  EXPECT_EQ(a->model.frame_starts.find({1, 14})->name, "f1439");  // 40 frames
+  EXPECT_EQ(a->model.frame_starts.find({1, 1}), nullptr);         // Dynamo's frames alone
+  EXPECT_EQ(starts(a->model), starts(b->model));
+  EXPECT_FALSE(a->model.start_stacks.empty());
+  EXPECT_TRUE(b->model.start_stacks.empty());
+}
+
 // Read ahead on a thread of its own or not (as `diff` reads a plain log),
 // the model is the same.
 TEST(IngestTable, ModelDoesNotDependOnReadingAhead) {
