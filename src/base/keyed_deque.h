@@ -1,6 +1,7 @@
 // Items kept in a deque, each where it was put, found again by a key through
-// NumberSlots: 4 bytes of table an item, where a map's node took 32 to 48
-// bytes more, and no copy twice the size while the list grows.
+// NumberSlots: 8 to 16 bytes of table an item (4-byte slots, at most half
+// full), where a map's node took 32 to 48 bytes more, and no copy twice the
+// size while the list grows.
 // Traits says what an item's key is and how a key hashes:
 //   using Key = ...;
 //   static Key key(const T&);
