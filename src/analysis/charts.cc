@@ -61,7 +61,7 @@ Timeline compile_timeline(const model::ReportModel& m, const DoctorReport& d) {
     }
   }
   if (!any) t.measured_starts = false;
-  std::map<std::pair<uint32_t, uint32_t>, size_t> row_of;
+  std::map<model::FrameKey, size_t> row_of;
   double cursor = 0;
   for (const auto& r : m.metrics) {
     if (!r.id || !r.id->frame_id) continue;

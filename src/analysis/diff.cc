@@ -12,7 +12,7 @@
 namespace tlscope::analysis {
 namespace {
 
-using FrameKey = std::pair<uint32_t, uint32_t>;  // run, frame id
+using model::FrameKey;
 
 using Pattern = DoctorFigures::Pattern;
 

@@ -224,7 +224,7 @@ struct DoctorFigures {
   // By (run, frame id), ascending, each once (as figures_of() makes them):
   // a list, where a map's node took 40 bytes more a frame for each log of a
   // diff while the other was read.
-  std::vector<std::pair<std::pair<uint32_t, uint32_t>, FrameFigures>> frames;
+  std::vector<std::pair<model::FrameKey, FrameFigures>> frames;
   std::map<std::string, Pattern> recompile_reasons, graph_breaks;
   bool several_runs() const { return totals.several_runs(); }
 };

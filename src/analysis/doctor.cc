@@ -139,7 +139,7 @@ class DoctorFold::State {
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
-  using FrameKey = std::pair<uint32_t, uint32_t>;  // (run, frame id)
+  using FrameKey = model::FrameKey;
 
   // A frame as the records met it. The answer lists the frames the model's
   // dynamo_start stacks name first (by run and id), then the others in the

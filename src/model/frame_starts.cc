@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "model/runs.h"
-
 namespace tlscope::model {
 
 size_t FrameStarts::Traits::hash(Key key) { return frame_key_hash(key); }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/keyed_deque.h"
+#include "model/runs.h"
 #include "model/stack.h"
 #include "trace/string_table.h"
 
@@ -17,7 +18,7 @@ namespace tlscope::model {
 
 class FrameStarts {
  public:
-  using Key = std::pair<uint32_t, uint32_t>;  // (run, frame id)
+  using Key = FrameKey;
   // A stack's frame without its line of code, which no one reads.
   struct Start {
     Key key;

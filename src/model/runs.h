@@ -41,8 +41,12 @@ struct PackedKeys {
   }
 };
 
-// The hash of a (run, frame id): the key of a log's tables of frames.
-inline size_t frame_key_hash(std::pair<uint32_t, uint32_t> key) {
+// A frame of a log: (run, frame id), in that order. Frames of one frame
+// id in two runs are two frames (frame ids start again in each run).
+using FrameKey = std::pair<uint32_t, uint32_t>;
+
+// The hash of a FrameKey: the key of a log's tables of frames.
+inline size_t frame_key_hash(FrameKey key) {
   return PackedKeys::hash(uint64_t{key.first} << 32 | key.second);
 }
 
