@@ -29,16 +29,9 @@ std::vector<std::pair<FrameKey, FrameFigures>> frames_of(const DoctorReport& d) 
     x.compile_time_s = f.compile_time_s;
     out.push_back({{f.run, f.frame_id}, std::move(x)});
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  // A frame listed twice keeps its last figures (the doctor lists each once).
-  size_t kept = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (i + 1 < out.size() && out[i + 1].first == out[i].first) continue;
-    if (kept != i) out[kept] = std::move(out[i]);
-    ++kept;
-  }
-  out.resize(kept);
+  // The doctor lists each frame once (tests/unit/doctor_options_test.cc
+  // checks it on every log): by key, each once.
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (const auto& g : d.graph_breaks)
     for (const auto& id : g.compile_ids)
       if (id.id.frame_id) {

@@ -3,8 +3,10 @@
 // different shows where.
 #pragma once
 
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "analysis/diff.h"
 
@@ -27,6 +29,20 @@ inline std::string figures_text(const tlscope::analysis::DoctorFigures& f) {
       s << kind << " " << key << ": " << tlscope::analysis::category_name(p.category) << " | "
         << p.reason << " | " << p.where << " | " << p.count << "\n";
   return s.str();
+}
+
+// The frames a doctor's answer lists more than once, by (run, frame id), as
+// "run/frame" texts: none, as DoctorFigures::frames promises (figures_of
+// keeps the list as the answer gives it).
+inline std::vector<std::string> frames_listed_twice(const tlscope::analysis::DoctorReport& d) {
+  std::vector<tlscope::model::FrameKey> keys;
+  for (const auto& f : d.frames) keys.push_back({f.run, f.frame_id});
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::string> out;
+  for (size_t i = 1; i < keys.size(); ++i)
+    if (keys[i] == keys[i - 1])
+      out.push_back(std::to_string(keys[i].first) + "/" + std::to_string(keys[i].second));
+  return out;
 }
 
 }  // namespace tlscope_test

@@ -115,8 +115,12 @@ analysis::DoctorReport diagnose_log(const std::string& log) {
   ingest::ReadOptions opts;
   opts.ingest.feed = &light;
   ingest::read_records(lines, &m, opts);
-  EXPECT_EQ(tlscope_test::figures_text(analysis::figures_of(light.finish(m))),
+  analysis::DoctorReport figured = light.finish(m);
+  EXPECT_EQ(tlscope_test::figures_text(analysis::figures_of(figured)),
             tlscope_test::figures_text(analysis::figures_of(d)));
+  // Each frame once, in either answer (DoctorFigures::frames).
+  EXPECT_EQ(tlscope_test::frames_listed_twice(d), std::vector<std::string>());
+  EXPECT_EQ(tlscope_test::frames_listed_twice(figured), std::vector<std::string>());
   return d;
 }
 

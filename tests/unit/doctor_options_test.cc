@@ -27,6 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using tlscope_test::figures_text;
+using tlscope_test::frames_listed_twice;
 using tlscope_test::logs_in;
 
 // The rows of the failures page the report's model has (the doctor's has
@@ -58,8 +59,14 @@ size_t expect_same_answer(const fs::path& log) {
   opts.feed = &light;
   auto lightly = read_log(log.string(), opts);
   EXPECT_TRUE(lightly.ok) << log;
-  std::string figures = figures_text(analysis::figures_of(analysis::diagnose(full.model)));
-  EXPECT_EQ(figures_text(analysis::figures_of(light.finish(lightly.model))), figures) << log;
+  analysis::DoctorReport whole = analysis::diagnose(full.model),
+                         figured = light.finish(lightly.model);
+  EXPECT_EQ(figures_text(analysis::figures_of(figured)), figures_text(analysis::figures_of(whole)))
+      << log;
+  // Each frame once in either answer, as a diff's merge of two logs' frames
+  // takes them.
+  EXPECT_EQ(frames_listed_twice(whole), std::vector<std::string>()) << log;
+  EXPECT_EQ(frames_listed_twice(figured), std::vector<std::string>()) << log;
   // Streamed member by member, it is what json::dump(2) of the whole value
   // writes (summary_json.cc gives the keys in dump's order).
   EXPECT_EQ(got, nlohmann::json::parse(got).dump(2, ' ', false,
