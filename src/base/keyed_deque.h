@@ -43,8 +43,17 @@ class KeyedDeque {
     return {&items_.back(), true};
   }
 
+  // Its place in the order they were put, as items()'s index.
+  std::optional<size_t> number_of(const Key& key) const {
+    if (auto n = slots_.number(slot_of(key))) return size_t{*n};
+    return std::nullopt;
+  }
+
   size_t size() const { return items_.size(); }
-  // In the order they were put.
+  // In the order they were put; an item by its place in it (not to change
+  // its key).
+  const std::deque<T>& items() const { return items_; }
+  T& operator[](size_t i) { return items_[i]; }
   auto begin() const { return items_.begin(); }
   auto end() const { return items_.end(); }
   void clear() {

@@ -7,38 +7,12 @@
 
 namespace tlscope::model {
 
+size_t CompileIndex::Traits::hash(const Key& id) {
+  return id ? trace::CompileIdHash()(*id) : 0x9e3779b97f4a7c15ull;  // the "(unknown)" group
+}
+
 IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping) {
-  if (!grouping) {
-    if (!unknown_) {
-      unknown_ = entries_.size();
-      entries_.push_back(IndexEntry{});
-    }
-    return entries_[*unknown_];
-  }
-  size_t at = slot_of(*grouping);
-  if (auto n = by_id_.number(at)) return entries_[*n];
-  entries_.push_back(IndexEntry{grouping, {}, {}});
-  by_id_.put(at, static_cast<uint32_t>(entries_.size() - 1),
-             [&](uint32_t n) -> std::optional<size_t> {
-               if (!entries_[n].id) return std::nullopt;  // the "(unknown)" entry
-               return trace::CompileIdHash()(*entries_[n].id);
-             });
-  return entries_.back();
-}
-
-size_t CompileIndex::slot_of(const trace::CompileId& id) const {
-  return by_id_.slot(trace::CompileIdHash()(id), [&](uint32_t n) { return *entries_[n].id == id; });
-}
-
-const IndexEntry* CompileIndex::find(const trace::CompileId& grouping) const {
-  auto n = by_id_.number(slot_of(grouping));
-  return n ? &entries_[*n] : nullptr;
-}
-
-std::optional<size_t> CompileIndex::number_of(const trace::CompileId& grouping) const {
-  auto n = by_id_.number(slot_of(grouping));
-  if (!n) return std::nullopt;
-  return *n;
+  return *entries_.find_or_add(grouping, [&] { return IndexEntry{grouping, {}, {}}; }).first;
 }
 
 PayloadFile CompileIndex::make_payload_file(std::string_view folder,
@@ -134,7 +108,7 @@ void CompileIndex::fill_noise_digests(const trace::NoiseDigests& digests) {
 }
 
 void CompileIndex::shrink_to_fit() {
-  for (auto& e : entries_) e.outputs.shrink_to_fit();
+  for (size_t i = 0; i < entries_.size(); ++i) entries_[i].outputs.shrink_to_fit();
 }
 
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/number_slots.h"
+#include "base/keyed_deque.h"
 #include "model/payload_file.h"
 #include "model/payload_store.h"
 #include "trace/compile_id.h"
@@ -134,11 +134,15 @@ class CompileIndex {
   // In the order they were met. A deque: an entry stays where it is as
   // others come, and no list twice the size is ever held while it grows
   // (a vector's doubling held up to 1.5 MB more for a pair of 2 GB logs).
-  const std::deque<IndexEntry>& entries() const { return entries_; }
+  const std::deque<IndexEntry>& entries() const { return entries_.items(); }
   IndexEntry& entry(size_t i) { return entries_[i]; }
-  const IndexEntry* find(const trace::CompileId& grouping) const;
+  const IndexEntry* find(const trace::CompileId& grouping) const {
+    return entries_.find(std::optional(grouping));
+  }
   // Its number in entries(); none if it has no entry.
-  std::optional<size_t> number_of(const trace::CompileId& grouping) const;
+  std::optional<size_t> number_of(const trace::CompileId& grouping) const {
+    return entries_.number_of(std::optional(grouping));
+  }
   // A payload file at "<folder>/<numbered name>", or with no name at the
   // fixed path `folder` (its other fields to be set), and its adding to `e`.
   PayloadFile make_payload_file(std::string_view folder, std::optional<std::string_view> name,
@@ -195,12 +199,15 @@ class CompileIndex {
   TextTable texts_;
   PayloadFileStore files_;
   trace::OperatorLists operators_;  // each list once (files of one graph share it)
-  std::deque<IndexEntry> entries_;
-  // The entries with an id, found by it: 8 bytes an entry, where a node
-  // map took about 70 (5,900 entries a 1 GB log).
-  base::NumberSlots by_id_;
-  size_t slot_of(const trace::CompileId& id) const;  // by_id_'s slot of it
-  std::optional<size_t> unknown_;
+  // The entries found by grouping id (nullopt: "(unknown)"): 8 to 16 bytes
+  // of table an entry, where a node map took about 70 (5,900 entries a
+  // 1 GB log).
+  struct Traits {
+    using Key = std::optional<trace::CompileId>;
+    static const Key& key(const IndexEntry& e) { return e.id; }
+    static size_t hash(const Key& id);
+  };
+  base::KeyedDeque<IndexEntry, Traits> entries_;
 };
 
 // A file name from a log made safe as one path segment: only [A-Za-z0-9._+-],
