@@ -146,52 +146,27 @@ class DoctorFold::State {
   // order of their first compilation metrics, then of their first
   // recompile_reasons artifact, then of the first recompile reason only
   // the metrics gave.
-  struct FrameState {
-    // FrameReport's fields, but those only the whole answer has (`detail`):
-    // 160 bytes a frame where a report took 240.
-    uint32_t run = 1, frame_id = 0;  // its key
-    std::string name;
-    int64_t line = 0;
-    uint32_t compiles = 0, recompiles = 0, restarts = 0, failures = 0;
-    double compile_time_s = 0;
-    uint64_t max_graph_ops = 0;
-    uint64_t first_metrics = kNever, first_artifact = kNever;
-    bool recompile_limit_hit = false;
+  // A frame's facts, and its detail apart: made only where the whole answer
+  // is (160 bytes a frame where a FrameReport took 240).
+  struct FrameState : FrameFacts {
+    // (The flags first: they take the facts' last bytes of padding.)
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
     bool placed = false;                     // in order_
-    std::vector<ReasonPattern> reason_patterns;  // kFigures
-    std::vector<uint32_t> patterns;              // kFigures: those of reason_patterns, by number
-    struct Detail {
-      std::string filename;
-      std::vector<CompileRef> compile_ids;
-      std::vector<RecompileReason> recompile_reasons;  // stays where it is (ReasonAt)
-    };
-    std::unique_ptr<Detail> detail;  // without kFigures
+    uint64_t first_metrics = kNever, first_artifact = kNever;
+    std::vector<uint32_t> patterns;  // kFigures: those of reason_patterns, by number
+    // Without kFigures. Its recompile reasons stay where they are as frames
+    // come (ReasonAt points at them).
+    std::unique_ptr<FrameDetail> detail;
 
     FrameKey key() const { return {run, frame_id}; }
-    Detail& details() {
-      if (!detail) detail = std::make_unique<Detail>();
+    FrameDetail& details() {
+      if (!detail) detail = std::make_unique<FrameDetail>();
       return *detail;
     }
     FrameReport take_report() {
       FrameReport f;
-      f.run = run;
-      f.frame_id = frame_id;
-      f.name = std::move(name);
-      f.line = line;
-      f.compiles = compiles;
-      f.recompiles = recompiles;
-      f.restarts = restarts;
-      f.failures = failures;
-      f.compile_time_s = compile_time_s;
-      f.max_graph_ops = max_graph_ops;
-      f.recompile_limit_hit = recompile_limit_hit;
-      f.reason_patterns = std::move(reason_patterns);
-      if (detail) {
-        f.filename = std::move(detail->filename);
-        f.compile_ids = std::move(detail->compile_ids);
-        f.recompile_reasons = std::move(detail->recompile_reasons);
-      }
+      static_cast<FrameFacts&>(f) = std::move(*this);
+      if (detail) static_cast<FrameDetail&>(f) = std::move(*detail);
       return f;
     }
   };

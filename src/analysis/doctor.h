@@ -39,21 +39,30 @@ struct ReasonPattern {
   uint32_t compiles = 0;
 };
 
-struct FrameReport {
+// A frame's figures: what every doctor's answer has of it (a diff reads
+// these: DoctorFold::Detail::kFigures keeps only them).
+struct FrameFacts {
   uint32_t run = 1;  // frames of different runs are different frames
   uint32_t frame_id = 0;
-  std::string name, filename;
+  std::string name;
   int64_t line = 0;
   uint32_t compiles = 0, recompiles = 0, restarts = 0, failures = 0;
   double compile_time_s = 0;
   uint64_t max_graph_ops = 0;
-  bool recompile_limit_hit = false;
-  std::vector<CompileRef> compile_ids;  // metrics buckets, in log order
-  std::vector<RecompileReason> recompile_reasons;
   // DoctorFold::Detail::kFigures: the recompile reasons by pattern instead,
   // in the order group_reasons(recompile_reasons) would give them.
   std::vector<ReasonPattern> reason_patterns;
+  bool recompile_limit_hit = false;
 };
+
+// What only the whole answer has of a frame.
+struct FrameDetail {
+  std::string filename;
+  std::vector<CompileRef> compile_ids;  // metrics buckets, in log order
+  std::vector<RecompileReason> recompile_reasons;
+};
+
+struct FrameReport : FrameFacts, FrameDetail {};
 
 struct GraphBreakGroup {
   std::string reason;        // first line as PyTorch wrote it (of the first occurrence)
