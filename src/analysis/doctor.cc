@@ -3,6 +3,7 @@
 #include "analysis/doctor_parts.h"
 #include "analysis/graph_breaks.h"
 #include "base/keyed_deque.h"
+#include "model/spill_store.h"
 
 #include <algorithm>
 #include <memory>
@@ -369,7 +370,7 @@ class DoctorFold::State {
   struct RestartReason {
     CompileRef ref;
     std::string_view reason;  // in the model's texts
-    Category category;
+    Category category = Category::kUnclassified;
   };
 
   void fold_restarts(const model::MetricsRecord& r, const CompileRef& b) {
@@ -408,12 +409,13 @@ class DoctorFold::State {
   }
 
   void finish_graph_breaks() {
-    for (const auto& r : restarts_) {
+    for (const RestartReason r : restarts_) {
       auto w = where_.find(r.ref);
       add_break(r.ref, first_line(r.reason), w == where_.end() ? "" : w->second,
                 std::string(r.reason), r.category);
     }
-    for (const auto& n : notes_) {
+    for (const model::GraphBreakNote n : notes_) {
+      if (!n.id) continue;  // (a chunk the file lost: none is kept without one)
       if (from_metrics_.count(ref_of(n.run, *n.id))) continue;
       Category cat = classify_graph_break(reason_section(n.text));
       if (cat == Category::kInternalRestart) continue;
@@ -447,8 +449,11 @@ class DoctorFold::State {
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.
   std::unordered_map<CompileRef, std::string, model::CompileRefHash> where_;
-  std::vector<model::GraphBreakNote> notes_;
-  std::vector<RestartReason> restarts_;
+  // Both held until the end, and read once then, in log order: past two
+  // chunks of each (32 KB a chunk), in a temporary file.
+  static constexpr size_t kResidentChunks = 2;
+  model::SpillStore<model::GraphBreakNote, 512> notes_{kResidentChunks};
+  model::SpillStore<RestartReason, 512> restarts_{kResidentChunks};
   model::CompileSet from_metrics_;
   std::unordered_map<std::string, size_t> break_index_;
   std::vector<RefSet> break_ids_;  // each group's compile_ids

@@ -291,6 +291,47 @@ TEST(Doctor, BreakArtifactCountsWhenMetricsListOnlyAnInternalRestart) {
   EXPECT_EQ(d.graph_breaks[0].user_frame, "/home/u/model.py:7");
 }
 
+// A log of more graph-break artifacts and restart reasons than the doctor
+// keeps in memory (2 chunks of 512 each: the rest go to a temporary file
+// and are read back in order at the end): the same groups, counts and
+// compiles as a short log would give.
+TEST(Doctor, ManyGraphBreaksAreCountedOnceEachInLogOrder) {
+  constexpr int kFrames = 9000;  // 9,000 artifacts, 4,500 restart reasons
+  const std::string explicit_break = "Call to `torch._dynamo.graph_break()`";
+  std::string log;
+  for (int f = 0; f < kFrames; ++f) {
+    std::string place = "/home/u/model.py:" + std::to_string(10 + f % 3);
+    log += at(f, 0, start()) +
+           at(f, 0, artifact("dynamo_graph_break_reason", "string"),
+              "Graph break in user code at " + place +
+                  "\nGraph Break Reason: " + (f % 2 ? explicit_break : std::string("print")));
+    // Even frames: the metrics tell of a print break (the artifact gives its
+    // place); odd ones: the artifact alone.
+    nlohmann::json extra = nlohmann::json::object();
+    if (f % 2 == 0) extra["restart_reasons"] = {kPrintBreak};
+    log += at(f, 0, metrics("f" + std::to_string(f), 0.5, extra));
+  }
+  DoctorReport d = diagnose_log(log);
+  EXPECT_EQ(d.totals.graph_breaks, static_cast<uint64_t>(kFrames));
+  ASSERT_EQ(d.graph_breaks.size(), 6u);
+  // Six groups of 1,500: the metrics' print breaks by place as first met
+  // (frames 0, 2, 4: lines 10, 12, 11), then the artifacts' explicit breaks
+  // (frames 1, 3, 5: lines 11, 10, 12).
+  const std::vector<std::pair<Category, std::string>> want = {
+      {Category::kPrintLogging, "10"},  {Category::kPrintLogging, "12"},
+      {Category::kPrintLogging, "11"},  {Category::kExplicitBreak, "11"},
+      {Category::kExplicitBreak, "10"}, {Category::kExplicitBreak, "12"}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    const GraphBreakGroup& g = d.graph_breaks[i];
+    EXPECT_EQ(g.count, 1500u) << i;
+    EXPECT_EQ(g.category, want[i].first) << i;
+    EXPECT_EQ(g.user_frame, "/home/u/model.py:" + want[i].second) << i;
+    ASSERT_FALSE(g.compile_ids.empty()) << i;
+    EXPECT_EQ(g.compile_ids[0].id.bare(), std::to_string(i < 3 ? 2 * i : 2 * (i - 3) + 1) + "/0")
+        << i;
+  }
+}
+
 TEST(Doctor, GraphBreaksAreGroupedClassifiedAndCounted) {
   auto note = [](int frame, const std::string& where, const std::string& reason) {
     return at(frame, 0, artifact("dynamo_graph_break_reason", "string"),
