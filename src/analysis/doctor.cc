@@ -148,7 +148,7 @@ class DoctorFold::State {
   // recompile_reasons artifact, then of the first recompile reason only
   // the metrics gave.
   // A frame's facts, and its detail apart: made only where the whole answer
-  // is (160 bytes a frame where a FrameReport took 240).
+  // is (160 bytes a frame, where a FrameReport takes 192).
   struct FrameState : FrameFacts {
     // (The flags first: they take the facts' last bytes of padding.)
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
