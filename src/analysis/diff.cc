@@ -95,28 +95,28 @@ std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>&
 // The artifact name of a log's payload files: the file's name without its
 // number (F12), and output code, which is named after its source file (a
 // hash of the code), under one name (the same artifact under another name
-// in the other log). Made once per name the log has, kept once per
-// artifact name: 4 bytes a text of the log's index (a string for each took
-// 7 MB for two 1 GB logs).
+// in the other log). Kept once per artifact name (a string for each file
+// took 7 MB for two 1 GB logs), and found again by the text that makes it
+// among the last met (a table by text number grew with the log).
 class ArtifactNames {
  public:
-  explicit ArtifactNames(const model::CompileIndex& index)
-      : index_(index), slots_(2 * index.texts().size(), kNotMade) {}
+  explicit ArtifactNames(const model::CompileIndex& index) : index_(index), recent_(kRecent) {}
   const model::CompileIndex& index() const { return index_; }
 
   std::string_view of(const model::PayloadFile& f) {
     bool fixed = f.name == model::PayloadFile::kFixedPath;
-    uint32_t& n = slots_[2 * size_t{fixed ? f.folder : f.name} + fixed];
-    if (n == kNotMade) {
+    uint64_t text = 2 * uint64_t{fixed ? f.folder : f.name} + fixed;
+    Recent& r = recent_[text % kRecent];
+    if (r.text != text) {
       std::string name = stem(index_.url_of(f));
       auto it = known_.find(name);
       if (it == known_.end()) {
         names_.push_back(std::move(name));
         it = known_.emplace(names_.back(), static_cast<uint32_t>(names_.size() - 1)).first;
       }
-      n = it->second;
+      r = {text, it->second};
     }
-    return names_[n];
+    return names_[r.name];
   }
   // "<name> #<n>": the n-th file of that name in one compile (n > 1), kept
   // here as the names are.
@@ -131,7 +131,6 @@ class ArtifactNames {
   }
 
  private:
-  static constexpr uint32_t kNotMade = UINT32_MAX;
   static std::string stem(std::string_view url) {
     std::string_view stem = url.substr(url.rfind('/') + 1);
     stem = stem.substr(0, stem.rfind('.'));
@@ -147,9 +146,14 @@ class ArtifactNames {
   }
 
   const model::CompileIndex& index_;
-  // By text number, twice (as a name, as a fixed path): the number of its
-  // artifact name in names_.
-  std::vector<uint32_t> slots_;
+  // A text's number, twice (as a name, as a fixed path), one a slot: the
+  // number of its artifact name in names_.
+  struct Recent {
+    uint64_t text = UINT64_MAX;
+    uint32_t name = 0;
+  };
+  static constexpr size_t kRecent = 4096;
+  std::vector<Recent> recent_;
   std::deque<std::string> names_;
   std::unordered_map<std::string_view, uint32_t> known_;  // views of names_
 };

@@ -214,13 +214,24 @@ bool DeclaredMd5::same(const DeclaredMd5& other, const TextTable& texts,
                        const TextTable& other_texts) const {
   if (kind_ < kText || other.kind_ < kText)
     return kind_ == other.kind_ && (kind_ == kNone || bytes_ == other.bytes_);
-  if (&texts == &other_texts)  // a spilled table's text is good until its next use
-    return kind_ == other.kind_;
+  if (&texts == &other_texts) {  // a spilled table's text is good until its next use
+    if (kind_ == other.kind_) return true;
+    std::string mine(texts[kind_ - kText]);  // (and may have two numbers)
+    return mine == texts[other.kind_ - kText];
+  }
   return texts[kind_ - kText] == other_texts[other.kind_ - kText];
 }
 
+// Number for number, so that the copy names each text as the table did (a
+// spilled table may name one text twice: the copy finds it by its first).
 TextTable::TextTable(const TextTable& other) {
-  for (uint32_t id = 0; id < other.size(); ++id) add(other[id]);
+  for (uint32_t id = 0; id < other.size(); ++id) {
+    std::string_view text = other[id];
+    if (add(text) == id) continue;
+    texts_.push_back({keep(text), text.size()});
+    repeats_.resize(texts_.size());
+    repeats_.back() = true;
+  }
 }
 
 TextTable& TextTable::operator=(const TextTable& other) {
@@ -243,26 +254,15 @@ const char* TextTable::keep(std::string_view text) {
 
 uint32_t TextTable::add(std::string_view text) {
   auto hash = [](std::string_view t) { return std::hash<std::string_view>{}(t); };
-  if (spilled_) return spilled_add(text, static_cast<uint32_t>(hash(text)));
+  if (spilled_) return spilled_->add(text, hash(text));
   size_t at = slots_.slot(hash(text), [&](uint32_t n) { return (*this)[n] == text; });
   if (auto n = slots_.number(at)) return *n;
   auto id = static_cast<uint32_t>(size());
   texts_.push_back({keep(text), text.size()});
-  slots_.put(at, id, [&](uint32_t n) -> std::optional<size_t> { return hash((*this)[n]); });
-  return id;
-}
-
-// A spilled table keeps 32 bits of each text's hash: the table's slots are
-// found and made again from them, and a text is read back from the file
-// only when they match (a text met again), not at each step of a probe.
-uint32_t TextTable::spilled_add(std::string_view text, uint32_t hash) {
-  const std::vector<uint32_t>& hashes = spilled_->hashes;
-  size_t at =
-      slots_.slot(hash, [&](uint32_t n) { return hashes[n] == hash && (*this)[n] == text; });
-  if (auto n = slots_.number(at)) return *n;
-  auto id = static_cast<uint32_t>(size());
-  spilled_->add(text, hash);
-  slots_.put(at, id, [&](uint32_t n) -> std::optional<size_t> { return hashes[n]; });
+  slots_.put(at, id, [&](uint32_t n) -> std::optional<size_t> {
+    if (n < repeats_.size() && repeats_[n]) return std::nullopt;
+    return hash((*this)[n]);
+  });
   return id;
 }
 
@@ -270,12 +270,21 @@ void TextTable::spill(size_t resident_chunks) {
   TextTable kept = std::move(*this);
   *this = TextTable();
   spilled_ = std::make_unique<Spilled>(resident_chunks);
-  for (uint32_t id = 0; id < kept.size(); ++id) add(kept[id]);
+  for (uint32_t id = 0; id < kept.size(); ++id) spilled_->append(kept[id]);
 }
 
-void TextTable::Spilled::add(std::string_view text, uint32_t hash) {
+uint32_t TextTable::Spilled::add(std::string_view text, size_t hash) {
+  if (text.size() > kRecentLongest) return append(text);
+  Recent& r = recent_[hash % kRecent];
+  if (r.id != UINT32_MAX && r.text == text) return r.id;
+  r.text.assign(text);
+  r.id = append(text);
+  return r.id;
+}
+
+uint32_t TextTable::Spilled::append(std::string_view text) {
+  auto id = static_cast<uint32_t>(places.size());
   places.add({used_, text.size()});
-  hashes.push_back(hash);
   for (size_t done = 0; done < text.size();) {
     size_t block = used_ / kBlock, at = used_ % kBlock;
     if (block == blocks_.size()) blocks_.add(Block{});
@@ -284,6 +293,7 @@ void TextTable::Spilled::add(std::string_view text, uint32_t hash) {
     done += n;
     used_ += n;
   }
+  return id;
 }
 
 std::string_view TextTable::Spilled::text(uint32_t id) {

@@ -28,7 +28,10 @@ namespace tlscope::model {
 // numbers. 24 bytes a text besides its own, where a deque of strings and
 // an unordered_map took 110 (22,000 texts a 1 GB log). Spilled (spill()),
 // the bytes and places live in a temporary file but for a few chunks, and
-// 12 to 20 bytes a text stay in memory.
+// what stays in memory does not grow with the texts: a text is found again
+// only among the last few thousand met (Spilled::Recent), and one met
+// again after those gets a second number. So a spilled table's numbers
+// name texts, but two numbers may name one text: compare the texts.
 class TextTable {
  public:
   TextTable() = default;
@@ -62,19 +65,24 @@ class TextTable {
   size_t used_ = 0, room_ = 0;  // of the last chunk
   std::vector<Text> texts_;
   base::NumberSlots slots_;  // the texts by their bytes
+  // Set for a number that names a text a number before it names too (a
+  // copy of a spilled table): not in slots_. Empty otherwise.
+  std::vector<bool> repeats_;
 
   // The texts of a spilled table: their bytes one after another in blocks,
   // a text across two blocks put together when asked for.
   class Spilled {
    public:
     explicit Spilled(size_t resident_chunks) : places(resident_chunks), blocks_(resident_chunks) {}
-    void add(std::string_view text, uint32_t hash);
+    // Its number: that of the same text among the last met, else a new one.
+    uint32_t add(std::string_view text, size_t hash);
+    // A new number, the text kept without looking for it.
+    uint32_t append(std::string_view text);
     std::string_view text(uint32_t id);
     struct Place {
       uint64_t at = 0, size = 0;
     };
     SpillStore<Place, 512> places;
-    std::vector<uint32_t> hashes;  // 32 bits of each one's hash (spilled_add)
 
    private:
     static constexpr size_t kBlock = 4096;
@@ -84,9 +92,19 @@ class TextTable {
     SpillStore<Block, 1> blocks_;
     uint64_t used_ = 0;   // bytes in blocks_
     std::string joined_;  // the last text asked for that is in two blocks or more
+    // The texts last met, one a slot by their hash, with their numbers: a
+    // compile's file names come again in the next compiles, and are found
+    // here without reading the file (texts met once, a compile's own, pass
+    // through; one longer than kRecentLongest is not kept). 100 to 600 KB
+    // whatever the log.
+    struct Recent {
+      std::string text;
+      uint32_t id = UINT32_MAX;  // UINT32_MAX: an empty slot
+    };
+    static constexpr size_t kRecent = 2048, kRecentLongest = 256;
+    std::vector<Recent> recent_ = std::vector<Recent>(kRecent);
   };
   std::unique_ptr<Spilled> spilled_;
-  uint32_t spilled_add(std::string_view text, uint32_t hash);
 };
 
 // A payload's digest as the log declared it: 16 bytes when it is 32

@@ -113,6 +113,23 @@ TEST(PayloadFile, ADeclaredMd5ComesBackAsTheLogWroteItWhicheverTable) {
   }
 }
 
+// A spilled table may give one digest text two numbers (met again long
+// after): the two are still the same digest, and another is not.
+TEST(PayloadFile, ADeclaredMd5MetAgainLongAfterIsTheSame) {
+  TextTable t;
+  t.spill(1);
+  DeclaredMd5 first, again, other;
+  first.set("not a digest", &t);
+  for (int i = 0; i < 20000; ++i) t.add("text " + std::to_string(i));
+  again.set("not a digest", &t);
+  other.set("not a digest either", &t);
+  EXPECT_EQ(t.size(), 20003u);  // each met once, "not a digest" twice
+  EXPECT_TRUE(first.same(again, t, t));
+  EXPECT_TRUE(again.same(first, t, t));
+  EXPECT_FALSE(first.same(other, t, t));
+  EXPECT_EQ(again.text(t), "not a digest");
+}
+
 // A table's copy names the same texts by the same numbers, and is its own.
 TEST(PayloadFile, ATextTableCopyIsItsOwn) {
   TextTable t;
@@ -137,47 +154,97 @@ TEST(PayloadFile, ATextTableCopyIsItsOwn) {
 
 // The table keeps what a map of strings keeps: texts of every length (empty,
 // longer than a chunk), through many growths, each named by the number its
-// first add() gave, and what it gave out stays where it was. Spilled (from
-// the start, or after its first texts, with one or a few chunks in memory)
-// it keeps the same, in a temporary file: a text it gives is then good
-// until its next use, and one across blocks is put together.
+// first add() gave, and what it gave out stays where it was.
 TEST(PayloadFile, ATextTableAgreesWithAMap) {
-  for (int spill : {-1, 0, 1, 3}) {  // not spilled; spilled after 3,000 texts; 1 or 3 chunks
+  std::mt19937 rng(12);
+  TextTable t;
+  std::unordered_map<std::string, uint32_t> want;
+  std::vector<std::pair<std::string_view, std::string>> given;  // views kept from the start
+  for (int i = 0; i < 50000; ++i) {
+    size_t n = i % 1000 == 999 ? 70000 + rng() % 70000 : rng() % 40;
+    std::string s(n, 'a');
+    for (char& c : s) c = static_cast<char>('a' + rng() % 3);
+    uint32_t id = t.add(s);
+    auto [it, added] = want.emplace(s, id);
+    ASSERT_EQ(id, it->second) << s;
+    if (added) {
+      ASSERT_EQ(id, want.size() - 1);
+    }
+    if (added && i % 97 == 0) given.emplace_back(t[id], s);
+  }
+  EXPECT_EQ(t.size(), want.size());
+  for (const auto& [s, id] : want) ASSERT_EQ(t[id], s);
+  for (const auto& [view, s] : given) ASSERT_EQ(view, s);
+  EXPECT_TRUE(want.count(""));
+  EXPECT_FALSE(t.spilled());
+}
+
+// Spilled (from the start, or after its first texts, with one or a few
+// chunks in memory), the table keeps its texts in a temporary file: a text
+// it gives is good until its next use, and one across blocks is put
+// together. Every number it gives names the text it was given for, those
+// kept before the spill included. A text met again soon after gets the
+// number it had (a compile's file names, met in each compile): most of
+// those met again here do; one met long after may get a new number, so
+// that nothing kept in memory grows with the texts.
+TEST(PayloadFile, ASpilledTextTableNamesEachTextItWasGiven) {
+  for (int spill : {0, 1, 3}) {  // spilled after 3,000 texts; 1 or 3 chunks
     SCOPED_TRACE(spill);
     std::mt19937 rng(12);
     TextTable t;
     if (spill > 0) t.spill(static_cast<size_t>(spill));
-    std::unordered_map<std::string, uint32_t> want;
-    std::vector<std::string> by_id;
-    std::vector<std::pair<std::string_view, std::string>> given;  // views kept from the start
+    std::vector<std::string> by_id;  // the text given for each number
+    std::vector<std::string> names;  // a "compile's" file names, met again and again
+    for (int k = 0; k < 40; ++k) names.push_back("file_name_" + std::to_string(k) + ".txt");
+    size_t names_met = 0, names_found = 0;
     for (int i = 0; i < 50000; ++i) {
       if (spill == 0 && i == 3000) t.spill(2);  // the texts kept so far go with it
-      size_t n = i % 1000 == 999 ? 70000 + rng() % 70000 : rng() % 40;
-      std::string s(n, 'a');
-      for (char& c : s) c = static_cast<char>('a' + rng() % 3);
-      uint32_t id = t.add(s);
-      auto [it, added] = want.emplace(s, id);
-      ASSERT_EQ(id, it->second) << s;
-      if (added) {
-        ASSERT_EQ(id, want.size() - 1);
-        by_id.push_back(s);
-        if (i % 97 == 0 && spill < 0) given.emplace_back(t[id], s);
+      std::string s;
+      bool name = i % 2 == 0;
+      if (name) {
+        s = names[rng() % names.size()];
+      } else {
+        size_t n = i % 1000 == 999 ? 70000 + rng() % 70000 : rng() % 40;
+        s.assign(n, 'a');
+        for (char& c : s) c = static_cast<char>('a' + rng() % 3);
       }
-      if (spill >= 0 && i % 89 == 0) {  // one from long ago
+      size_t before = t.size();
+      uint32_t id = t.add(s);
+      if (id == before) {
+        by_id.push_back(s);  // a new number, the next one
+      } else {
+        ASSERT_LT(id, before);
+        ASSERT_EQ(by_id[id], s);  // the number it had, for the same text
+        names_found += name;
+      }
+      names_met += name;
+      ASSERT_EQ(t.size(), by_id.size());
+      ASSERT_EQ(t[id], s);
+      if (i % 89 == 0) {  // one from long ago
         uint32_t old = static_cast<uint32_t>(rng() % t.size());
         ASSERT_EQ(t[old], by_id[old]);
       }
     }
-    EXPECT_EQ(t.size(), want.size());
-    for (const auto& [s, id] : want) ASSERT_EQ(t[id], s);
-    for (const auto& [view, s] : given) ASSERT_EQ(view, s);
-    EXPECT_TRUE(want.count(""));
-    EXPECT_EQ(t.spilled(), spill >= 0);
-    if (spill >= 0) {  // and a copy of it is its own, in memory
-      TextTable copy = t;
-      EXPECT_FALSE(copy.spilled());
-      for (const auto& [s, id] : want) ASSERT_EQ(copy[id], s);
+    // Each of the 40 names new once, and again when a text that came
+    // between took its place among the last met: about 1 in 20 here, where
+    // half the texts are met once.
+    EXPECT_GT(names_found * 10, names_met * 9);
+    for (uint32_t id = 0; id < by_id.size(); ++id) ASSERT_EQ(t[id], by_id[id]);
+    EXPECT_TRUE(t.spilled());
+    // A copy of it is its own, in memory, names each number's text, and
+    // finds a text named twice by its first number.
+    TextTable copy = t;
+    EXPECT_FALSE(copy.spilled());
+    ASSERT_EQ(copy.size(), by_id.size());
+    std::unordered_map<std::string, uint32_t> first;
+    for (uint32_t id = 0; id < by_id.size(); ++id) {
+      ASSERT_EQ(copy[id], by_id[id]);
+      first.emplace(by_id[id], id);
     }
+    EXPECT_LT(first.size(), by_id.size());  // some text was given two numbers
+    for (const auto& [s, id] : first) ASSERT_EQ(copy.add(s), id);
+    EXPECT_EQ(copy.size(), by_id.size());
+    EXPECT_EQ(copy.add("a text never given"), by_id.size());
   }
 }
 
