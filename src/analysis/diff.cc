@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/recent_set.h"
+
 namespace tlscope::analysis {
 namespace {
 
@@ -100,23 +102,23 @@ std::vector<PatternChange> pattern_changes(const std::map<std::string, Pattern>&
 // among the last met (a table by text number grew with the log).
 class ArtifactNames {
  public:
-  explicit ArtifactNames(const model::CompileIndex& index) : index_(index), recent_(kRecent) {}
+  explicit ArtifactNames(const model::CompileIndex& index) : index_(index) {}
   const model::CompileIndex& index() const { return index_; }
 
   std::string_view of(const model::PayloadFile& f) {
     bool fixed = f.name == model::PayloadFile::kFixedPath;
-    uint64_t text = 2 * uint64_t{fixed ? f.folder : f.name} + fixed;
-    Recent& r = recent_[text % kRecent];
-    if (r.text != text) {
-      std::string name = stem(index_.url_of(f));
-      auto it = known_.find(name);
-      if (it == known_.end()) {
-        names_.push_back(std::move(name));
-        it = known_.emplace(names_.back(), static_cast<uint32_t>(names_.size() - 1)).first;
-      }
-      r = {text, it->second};
+    uint32_t id = fixed ? f.folder : f.name;
+    uint64_t text = 2 * uint64_t{id} + fixed;
+    if (const Recent* r = recent_.find(id, [&](const Recent& x) { return x.text == text; }))
+      return names_[r->name];
+    std::string name = stem(index_.url_of(f));
+    auto it = known_.find(name);
+    if (it == known_.end()) {
+      names_.push_back(std::move(name));
+      it = known_.emplace(names_.back(), static_cast<uint32_t>(names_.size() - 1)).first;
     }
-    return names_[r.name];
+    recent_.put(id, {text, it->second});
+    return names_[it->second];
   }
   // "<name> #<n>": the n-th file of that name in one compile (n > 1), kept
   // here as the names are.
@@ -149,11 +151,10 @@ class ArtifactNames {
   // A text's number, twice (as a name, as a fixed path), one a slot: the
   // number of its artifact name in names_.
   struct Recent {
-    uint64_t text = UINT64_MAX;
+    uint64_t text = 0;
     uint32_t name = 0;
   };
-  static constexpr size_t kRecent = 4096;
-  std::vector<Recent> recent_;
+  base::RecentSet<Recent, 256> recent_;  // 1,024 of them
   std::deque<std::string> names_;
   std::unordered_map<std::string_view, uint32_t> known_;  // views of names_
 };

@@ -270,16 +270,23 @@ void TextTable::spill(size_t resident_chunks) {
   TextTable kept = std::move(*this);
   *this = TextTable();
   spilled_ = std::make_unique<Spilled>(resident_chunks);
-  for (uint32_t id = 0; id < kept.size(); ++id) spilled_->append(kept[id]);
+  for (uint32_t id = 0; id < kept.size(); ++id) {  // each keeps its number
+    std::string_view text = kept[id];
+    spilled_->remember(text, std::hash<std::string_view>{}(text), spilled_->append(text));
+  }
 }
 
 uint32_t TextTable::Spilled::add(std::string_view text, size_t hash) {
-  if (text.size() > kRecentLongest) return append(text);
-  Recent& r = recent_[hash % kRecent];
-  if (r.id != UINT32_MAX && r.text == text) return r.id;
-  r.text.assign(text);
-  r.id = append(text);
-  return r.id;
+  if (text.size() <= kRecentLongest)
+    if (const Recent* r = recent_.find(hash, [&](const Recent& x) { return x.text == text; }))
+      return r->id;
+  uint32_t id = append(text);
+  remember(text, hash, id);
+  return id;
+}
+
+void TextTable::Spilled::remember(std::string_view text, size_t hash, uint32_t id) {
+  if (text.size() <= kRecentLongest) recent_.put(hash, {std::string(text), id});
 }
 
 uint32_t TextTable::Spilled::append(std::string_view text) {

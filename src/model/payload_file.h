@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/number_slots.h"
+#include "base/recent_set.h"
 #include "model/spill_store.h"
 #include "trace/graph_ops.h"
 #include "trace/noise.h"
@@ -29,7 +30,7 @@ namespace tlscope::model {
 // an unordered_map took 110 (22,000 texts a 1 GB log). Spilled (spill()),
 // the bytes and places live in a temporary file but for a few chunks, and
 // what stays in memory does not grow with the texts: a text is found again
-// only among the last few thousand met (Spilled::Recent), and one met
+// only among the last few thousand met (Spilled::recent_), and one met
 // again after those gets a second number. So a spilled table's numbers
 // name texts, but two numbers may name one text: compare the texts.
 class TextTable {
@@ -78,6 +79,8 @@ class TextTable {
     uint32_t add(std::string_view text, size_t hash);
     // A new number, the text kept without looking for it.
     uint32_t append(std::string_view text);
+    // The text, of number `id`, among the last met (unless too long).
+    void remember(std::string_view text, size_t hash, uint32_t id);
     std::string_view text(uint32_t id);
     struct Place {
       uint64_t at = 0, size = 0;
@@ -92,17 +95,18 @@ class TextTable {
     SpillStore<Block, 1> blocks_;
     uint64_t used_ = 0;   // bytes in blocks_
     std::string joined_;  // the last text asked for that is in two blocks or more
-    // The texts last met, one a slot by their hash, with their numbers: a
-    // compile's file names come again in the next compiles, and are found
-    // here without reading the file (texts met once, a compile's own, pass
-    // through; one longer than kRecentLongest is not kept). 100 to 600 KB
-    // whatever the log.
+    // The texts last met, by their hash, with their numbers: a compile's
+    // file names come again in the next compiles, and are found here
+    // without reading the file, each keeping its first number (and so its
+    // place among the first texts, which stay in memory); texts met once,
+    // a compile's own, pass through. One longer than kRecentLongest is not
+    // kept. 100 to 600 KB whatever the log.
     struct Recent {
       std::string text;
-      uint32_t id = UINT32_MAX;  // UINT32_MAX: an empty slot
+      uint32_t id = 0;
     };
-    static constexpr size_t kRecent = 2048, kRecentLongest = 256;
-    std::vector<Recent> recent_ = std::vector<Recent>(kRecent);
+    static constexpr size_t kRecentLongest = 256;
+    base::RecentSet<Recent, 512> recent_;  // 2,048 of them
   };
   std::unique_ptr<Spilled> spilled_;
 };
