@@ -148,8 +148,8 @@ class ArtifactNames {
   }
 
   const model::CompileIndex& index_;
-  // A text's number, twice (as a name, as a fixed path), one a slot: the
-  // number of its artifact name in names_.
+  // The last texts met (a text's number, twice: as a name, as a fixed path)
+  // with the number of their artifact name in names_.
   struct Recent {
     uint64_t text = 0;
     uint32_t name = 0;

@@ -66,8 +66,8 @@ class TextTable {
   size_t used_ = 0, room_ = 0;  // of the last chunk
   std::vector<Text> texts_;
   base::NumberSlots slots_;  // the texts by their bytes
-  // Set for a number that names a text a number before it names too (a
-  // copy of a spilled table): not in slots_. Empty otherwise.
+  // True for a number whose text an earlier number names too (a copy of a
+  // spilled table): it is not in slots_. Empty otherwise.
   std::vector<bool> repeats_;
 
   // The texts of a spilled table: their bytes one after another in blocks,
@@ -98,8 +98,8 @@ class TextTable {
     // The texts last met, by their hash, with their numbers: a compile's
     // file names come again in the next compiles, and are found here
     // without reading the file, each keeping its first number (and so its
-    // place among the first texts, which stay in memory); texts met once,
-    // a compile's own, pass through. One longer than kRecentLongest is not
+    // place among the first texts, whose blocks, read often, stay in
+    // memory); texts met once, a compile's own, pass through. One longer than kRecentLongest is not
     // kept. 100 to 600 KB whatever the log.
     struct Recent {
       std::string text;

@@ -221,10 +221,10 @@ TEST(PayloadFile, ATextTableAgreesWithAMap) {
 // chunks in memory), the table keeps its texts in a temporary file: a text
 // it gives is good until its next use, and one across blocks is put
 // together. Every number it gives names the text it was given for, those
-// kept before the spill included. A text met again soon after gets the
-// number it had (a compile's file names, met in each compile): most of
-// those met again here do; one met long after may get a new number, so
-// that nothing kept in memory grows with the texts.
+// kept before the spill included. A text met again and again keeps its
+// number (a compile's file names, met in each compile), however many texts
+// met once pass through between; one met again long after may get a new
+// number, so that nothing kept in memory grows with the texts.
 TEST(PayloadFile, ASpilledTextTableNamesEachTextItWasGiven) {
   for (int spill : {0, 1, 3}) {  // spilled after 3,000 texts; 1 or 3 chunks
     SCOPED_TRACE(spill);
