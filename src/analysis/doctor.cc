@@ -109,6 +109,19 @@ class DoctorFold::State {
 
   void on_loose_failure(const model::LooseFailureNote& n) { failures_.on_loose_failure(n); }
 
+  // A frame's first start names it where no metrics do, and places it
+  // (place_frames).
+  void on_frame_start(const model::FrameStarts::Start& start, const trace::StringTable& strings) {
+    FrameState& s = frame(start.key.first, start.key.second);
+    if (s.started) return;
+    s.started = true;
+    if (!s.named) {
+      s.name = start.name;
+      if (!figures_only_) s.details().filename = start.display_filename(strings);
+    }
+    if (!s.line_known) s.line = start.line;
+  }
+
   DoctorReport finish(const model::ReportModel& m) {
     out_.torch_version = m.torch_version;
     out_.source_kind = m.source_kind;
@@ -117,7 +130,7 @@ class DoctorFold::State {
     out_.text_unknown_lines = m.text_unknown_lines;
     out_.text_guard_dumps = m.text_guard_dumps;
     out_.totals.runs = m.runs.count();
-    place_frames(m);
+    place_frames();
     finish_recompile_reasons();
     // The frames' list made at its size: both doctors finish at the diff's
     // peak, where a list that doubled held 2 MB more for a pair of 2 GB logs
@@ -142,7 +155,7 @@ class DoctorFold::State {
   static constexpr uint64_t kNever = ~uint64_t{0};
   using FrameKey = model::FrameKey;
 
-  // A frame as the records met it. The answer lists the frames the model's
+  // A frame as the records met it. The answer lists the frames the
   // dynamo_start stacks name first (by run and id), then the others in the
   // order of their first compilation metrics, then of their first
   // recompile_reasons artifact, then of the first recompile reason only
@@ -152,6 +165,7 @@ class DoctorFold::State {
   struct FrameState : FrameFacts {
     // (The flags first: they take the facts' last bytes of padding.)
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
+    bool started = false;                    // a dynamo_start stack named it
     bool placed = false;                     // in order_
     uint64_t first_metrics = kNever, first_artifact = kNever;
     std::vector<uint32_t> patterns;  // kFigures: those of reason_patterns, by number
@@ -192,6 +206,7 @@ class DoctorFold::State {
   void fold_frame(const model::MetricsRecord& r, const CompileRef& ref) {
     if (!is_frame_compile(r.id) || r.id->autograd_id) return;
     FrameState& s = frame(r.run, *r.id->frame_id);
+    // (Named after a start or not, a frame takes the metrics' name.)
     s.first_metrics = std::min(s.first_metrics, metrics_);
     if (!r.co_name.empty()) {
       s.name = r.co_name;
@@ -221,28 +236,20 @@ class DoctorFold::State {
   // The frames in the order of the answer (FrameState), but for those only a
   // metrics' recompile reason names (finish_recompile_reasons adds them);
   // the totals of those with starts or compiles.
-  void place_frames(const model::ReportModel& m) {
-    for (const model::FrameStarts::Start* head : m.frame_starts.by_key()) {
-      FrameState& s = frame(head->key.first, head->key.second);
-      if (!s.named) {
-        s.name = head->name;
-        if (!figures_only_) s.details().filename = head->display_filename(m.strings);
-      }
-      if (!s.line_known) s.line = head->line;
-      order_.push_back(head->key);
-      s.placed = true;
-    }
-    auto place = [&](uint64_t FrameState::*first) {
+  void place_frames() {
+    // Those not placed yet with a `when`, by it, then by key.
+    auto place = [&](auto when) {
       std::vector<std::pair<uint64_t, FrameKey>> met;
       for (const FrameState& s : frames_)
-        if (s.*first != kNever && !s.placed) met.push_back({s.*first, s.key()});
+        if (when(s) != kNever && !s.placed) met.push_back({when(s), s.key()});
       std::sort(met.begin(), met.end());
-      for (const auto& [when, key] : met) {
+      for (const auto& [at, key] : met) {
         order_.push_back(key);
         find_frame(key)->placed = true;
       }
     };
-    place(&FrameState::first_metrics);
+    place([](const FrameState& s) { return s.started ? 0 : kNever; });
+    place([](const FrameState& s) { return s.first_metrics; });
     for (const auto& key : order_) {
       const FrameState& f = *find_frame(key);
       out_.totals.recompile_limit_hits += f.recompile_limit_hit ? 1 : 0;
@@ -251,7 +258,7 @@ class DoctorFold::State {
       out_.totals.compile_time_s += f.compile_time_s;
     }
     out_.totals.frames = order_.size();
-    place(&FrameState::first_artifact);
+    place([](const FrameState& s) { return s.first_artifact; });
   }
 
   // Recompile reasons: a recompile_reasons artifact's are preferred; the
@@ -469,6 +476,10 @@ void DoctorFold::on_recompile_reasons(const model::RecompileReasons& r) {
 }
 void DoctorFold::on_graph_break(const model::GraphBreakNote& n) { s_->on_graph_break(n); }
 void DoctorFold::on_loose_failure(const model::LooseFailureNote& n) { s_->on_loose_failure(n); }
+void DoctorFold::on_frame_start(const model::FrameStarts::Start& s,
+                                const trace::StringTable& strings) {
+  s_->on_frame_start(s, strings);
+}
 
 // The model's lists, fed in any order (RecordFeed allows it): frames are
 // placed by class once all are in (place_frames), a metrics' recompile
@@ -479,6 +490,7 @@ DoctorReport DoctorFold::finish(const model::ReportModel& m) {
   for (const auto& r : m.recompile_reasons) s_->on_recompile_reasons(r);
   for (const auto& n : m.graph_break_notes) s_->on_graph_break(n);
   for (const auto& n : m.loose_failures) s_->on_loose_failure(n);
+  for (const auto* start : m.frame_starts.by_key()) s_->on_frame_start(*start, m.strings);
   for (const auto& r : m.metrics) s_->on_metrics(r);
   return s_->finish(m);
 }

@@ -176,10 +176,12 @@ class DoctorFold : public model::RecordFeed {
   void on_recompile_reasons(const model::RecompileReasons& r) override;
   void on_graph_break(const model::GraphBreakNote& n) override;
   void on_loose_failure(const model::LooseFailureNote& n) override;
+  void on_frame_start(const model::FrameStarts::Start& s,
+                      const trace::StringTable& strings) override;
 
-  // The answer, once the whole log is read: `m`'s own lists of records (when
-  // it kept them) are fed first; the rest of the model (frame starts,
-  // phases, runs) is read here. Once.
+  // The answer, once the whole log is read: `m`'s own lists of records and
+  // frame starts (when it kept them) are fed first; the rest of the model
+  // (phases, runs) is read here. Once.
   DoctorReport finish(const model::ReportModel& m);
 
  private:

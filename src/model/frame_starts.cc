@@ -11,13 +11,7 @@ std::string FrameStarts::Start::display_filename(const trace::StringTable& strin
 }
 
 bool FrameStarts::add(Key key, const Frame& frame) {
-  return starts_
-      .find_or_add(
-          key,
-          [&] {
-            return Start{key, frame.filename_id, frame.line, frame.name, frame.uninterned_filename};
-          })
-      .second;
+  return starts_.find_or_add(key, [&] { return Start::of(key, frame); }).second;
 }
 
 const FrameStarts::Start* FrameStarts::find(Key key) const { return starts_.find(key); }

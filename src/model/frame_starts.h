@@ -1,6 +1,7 @@
 // The frame each (run, frame id) began with: the last frame of its first
 // dynamo_start stack, which names a frame whose metrics do not (the doctor,
-// analysis/doctor.cc). One for each frame of a log, so kept small.
+// analysis/doctor.cc). One for each frame of a log, so kept small; the
+// doctor's commands keep none (model::RecordFeed::on_frame_start).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,9 @@ class FrameStarts {
     std::optional<std::string> uninterned_filename;
     // As Frame::display_filename.
     std::string display_filename(const trace::StringTable& strings) const;
+    static Start of(Key key, const Frame& frame) {
+      return {key, frame.filename_id, frame.line, frame.name, frame.uninterned_filename};
+    }
   };
 
   // Keeps `frame` as the start of `key` unless it has one; true if it was new.

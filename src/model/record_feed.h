@@ -18,6 +18,9 @@ class RecordFeed {
   virtual void on_recompile_reasons(const RecompileReasons& r) = 0;
   virtual void on_graph_break(const GraphBreakNote& n) = 0;
   virtual void on_loose_failure(const LooseFailureNote& n) = 0;
+  // Each dynamo_start stack's frame (FrameStarts), the first of a frame
+  // and those after it; a filename's number is in `strings`.
+  virtual void on_frame_start(const FrameStarts::Start& s, const trace::StringTable& strings) = 0;
 };
 
 }  // namespace tlscope::model

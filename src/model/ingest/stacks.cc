@@ -2,6 +2,7 @@
 // trie (F37, F40), the shape notes shown on metrics pages (F29), and the
 // graph inputs (describe_tensor / describe_source).
 #include "model/ingest/ingest_functions.h"
+#include "model/record_feed.h"
 #include "trace/json_types.h"
 
 namespace tlscope::ingest {
@@ -36,7 +37,11 @@ void ingest_dynamo_start(IngestContext& ctx) {
   model::Stack stack = parse_stack(*st);
   model::trim_convert_frame(&stack, model.strings);
   if (id && id->frame_id && !id->autograd_id && !stack.empty()) {
-    model.frame_starts.add({run, *id->frame_id}, stack.back());
+    model::FrameKey key{run, *id->frame_id};
+    if (auto* feed = ctx.b.options().feed)
+      feed->on_frame_start(model::FrameStarts::Start::of(key, stack.back()), model.strings);
+    else
+      model.frame_starts.add(key, stack.back());
   }
   if (!ctx.b.options().stacks) return;
   // Stored under the metrics bucket so that every attempt finds it (the
