@@ -4,6 +4,7 @@
 #include "analysis/graph_breaks.h"
 #include "base/keyed_deque.h"
 #include "model/spill_store.h"
+#include "model/spilled_texts.h"
 
 #include <algorithm>
 #include <memory>
@@ -104,7 +105,7 @@ class DoctorFold::State {
   void on_graph_break(const model::GraphBreakNote& n) {
     if (!n.id) return;
     where_.try_emplace(ref_of(n.run, *n.id), user_frame_of(n.text));
-    notes_.push_back(n);
+    notes_.push_back({n.id, n.run, texts_.append(n.text), n.count});
   }
 
   void on_loose_failure(const model::LooseFailureNote& n) { failures_.on_loose_failure(n); }
@@ -373,11 +374,17 @@ class DoctorFold::State {
 
   // Graph breaks: the metrics' restart reasons, with the user location of
   // the compile's first graph-break artifact; the artifacts of compiles
-  // whose metrics list none.
+  // whose metrics list none. Their texts in texts_.
   struct RestartReason {
     CompileRef ref;
-    std::string_view reason;  // in the model's texts
+    uint32_t reason = 0;
     Category category = Category::kUnclassified;
+  };
+  struct Note {
+    std::optional<CompileId> id;
+    uint32_t run = 1;
+    uint32_t text = 0;
+    uint32_t count = 1;
   };
 
   void fold_restarts(const model::MetricsRecord& r, const CompileRef& b) {
@@ -387,7 +394,7 @@ class DoctorFold::State {
       // whose metrics list only such restarts keeps its break artifacts.
       if (cat == Category::kInternalRestart) continue;
       from_metrics_.insert(b);
-      restarts_.push_back({b, reason, cat});
+      restarts_.push_back({b, texts_.append(reason), cat});
     }
   }
 
@@ -418,15 +425,16 @@ class DoctorFold::State {
   void finish_graph_breaks() {
     for (const RestartReason r : restarts_) {
       auto w = where_.find(r.ref);
-      add_break(r.ref, first_line(r.reason), w == where_.end() ? "" : w->second,
-                std::string(r.reason), r.category);
+      std::string reason(texts_.text(r.reason));
+      add_break(r.ref, first_line(reason), w == where_.end() ? "" : w->second, reason, r.category);
     }
-    for (const model::GraphBreakNote n : notes_) {
+    for (const Note n : notes_) {
       if (!n.id) continue;  // (a chunk the file lost: none is kept without one)
       if (from_metrics_.count(ref_of(n.run, *n.id))) continue;
-      Category cat = classify_graph_break(reason_section(n.text));
+      std::string text(texts_.text(n.text));
+      Category cat = classify_graph_break(reason_section(text));
       if (cat == Category::kInternalRestart) continue;
-      add_break(ref_of(n.run, *n.id), break_reason_of(n.text), user_frame_of(n.text), n.text, cat,
+      add_break(ref_of(n.run, *n.id), break_reason_of(text), user_frame_of(text), text, cat,
                 n.count);
     }
     std::stable_sort(out_.graph_breaks.begin(), out_.graph_breaks.end(),
@@ -457,10 +465,11 @@ class DoctorFold::State {
   // Graph breaks.
   std::unordered_map<CompileRef, std::string, model::CompileRefHash> where_;
   // Both held until the end, and read once then, in log order: past two
-  // chunks of each (32 KB a chunk), in a temporary file.
+  // chunks of each (32 KB a chunk) and of their texts, in a temporary file.
   static constexpr size_t kResidentChunks = 2;
-  model::SpillStore<model::GraphBreakNote, 512> notes_{kResidentChunks};
+  model::SpillStore<Note, 512> notes_{kResidentChunks};
   model::SpillStore<RestartReason, 512> restarts_{kResidentChunks};
+  model::SpilledTexts texts_{kResidentChunks};
   model::CompileSet from_metrics_;
   std::unordered_map<std::string, size_t> break_index_;
   std::vector<RefSet> break_ids_;  // each group's compile_ids

@@ -3,6 +3,7 @@
 #include "analysis/doctor_parts.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -64,11 +65,11 @@ FailureReport outside_failure(const Items& group) {
     if (it.note) f.artifacts.push_back(it.note->kind);
   }
   if (metrics) {
-    const model::MetricsRecord& r = metrics->record;
+    const model::MetricsRecord& r = metrics->record();
     f.fail_type = *r.fail_type;
     f.reason = r.fail_reason.value_or("");
     if (r.fail_file) f.user_frame = fmt::format("{}:{}", *r.fail_file, r.fail_line.value_or(0));
-    f.page = metrics->page;
+    f.page = metrics->record().page;
   }
   if (interp) {
     if (f.fail_type.empty()) f.fail_type = interp->kind;
@@ -123,6 +124,23 @@ SlowCompile slow_compile(const model::MetricsRecord& r, const model::ChromiumSum
 
 }  // namespace
 
+KeptRecord::KeptRecord(const model::MetricsRecord& r) : record_(r) {
+  std::vector<std::string_view*> texts{&record_.page, &record_.co_name, &record_.co_filename};
+  for (auto* t :
+       {&record_.fail_type, &record_.fail_reason, &record_.fail_file, &record_.recompile_reason})
+    if (*t) texts.push_back(&**t);
+  for (auto& t : record_.restart_reasons) texts.push_back(&t);
+  size_t size = 0;
+  for (const auto* t : texts) size += t->size();
+  bytes_ = std::make_unique<char[]>(size);
+  char* at = bytes_.get();
+  for (auto* t : texts) {
+    if (!t->empty()) std::memcpy(at, t->data(), t->size());
+    *t = std::string_view(at, t->size());
+    at += t->size();
+  }
+}
+
 // Failures of frames in the order of their metrics; one ran eagerly when
 // no later metrics record of its bucket succeeded.
 void FailureFold::on_metrics(const model::MetricsRecord& r) {
@@ -170,7 +188,7 @@ void FailureFold::collect_outside_failures() {
   };
   std::vector<Item> items;
   for (const auto& n : loose_) items.push_back({n.lineno, &n, nullptr});
-  for (const auto& r : outside_metrics_) items.push_back({r.record.lineno, nullptr, &r});
+  for (const auto& r : outside_metrics_) items.push_back({r.record().lineno, nullptr, &r});
   std::sort(items.begin(), items.end(),
             [](const Item& a, const Item& b) { return a.lineno < b.lineno; });
   std::sort(framed_lines_.begin(), framed_lines_.end());
@@ -196,7 +214,7 @@ void SlowestFold::on_metrics(const model::MetricsRecord& r) {
   if (!r.id || !r.entire_frame_s) return;
   double s = *r.entire_frame_s;
   auto at = std::find_if(slowest_.begin(), slowest_.end(),
-                         [&](const KeptRecord& q) { return *q.record.entire_frame_s < s; });
+                         [&](const KeptRecord& q) { return *q.record().entire_frame_s < s; });
   if (at == slowest_.end() && slowest_.size() >= model::kSlowestCompiles) return;
   slowest_.insert(at, KeptRecord(r));
   if (slowest_.size() > model::kSlowestCompiles) slowest_.pop_back();
@@ -205,8 +223,7 @@ void SlowestFold::on_metrics(const model::MetricsRecord& r) {
 std::vector<SlowCompile> SlowestFold::finish(const model::ChromiumSummary& chromium) const {
   std::vector<SlowCompile> out;
   for (const auto& r : slowest_) {
-    out.push_back(slow_compile(r.record, chromium));
-    out.back().page = r.page;
+    out.push_back(slow_compile(r.record(), chromium));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // the slowest compiles, doctor_advice.cc advises on what they found.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,12 +33,16 @@ inline bool is_frame_compile(const std::optional<trace::CompileId>& id) {
   return id && id->frame_id && id->frame_compile_id;
 }
 
-// A metrics record kept past its feed call: its page is a view that lasts
-// only that long (model::RecordFeed).
-struct KeptRecord {
-  model::MetricsRecord record;
-  std::string page;
-  explicit KeptRecord(const model::MetricsRecord& r) : record(r), page(r.page) { record.page = {}; }
+// A metrics record kept past its feed call, whose views last only that
+// long (model::RecordFeed): its texts copied into one block of its own.
+class KeptRecord {
+ public:
+  explicit KeptRecord(const model::MetricsRecord& r);
+  const model::MetricsRecord& record() const { return record_; }
+
+ private:
+  model::MetricsRecord record_;  // views of bytes_
+  std::unique_ptr<char[]> bytes_;
 };
 
 // The failures, fed every compilation metrics record and every failure

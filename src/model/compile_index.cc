@@ -272,7 +272,7 @@ void TextTable::spill(size_t resident_chunks) {
   spilled_ = std::make_unique<Spilled>(resident_chunks);
   for (uint32_t id = 0; id < kept.size(); ++id) {  // each keeps its number
     std::string_view text = kept[id];
-    spilled_->remember(text, std::hash<std::string_view>{}(text), spilled_->append(text));
+    spilled_->remember(text, std::hash<std::string_view>{}(text), spilled_->texts.append(text));
   }
 }
 
@@ -280,41 +280,13 @@ uint32_t TextTable::Spilled::add(std::string_view text, size_t hash) {
   if (text.size() <= kRecentLongest)
     if (const Recent* r = recent_.find(hash, [&](const Recent& x) { return x.text == text; }))
       return r->id;
-  uint32_t id = append(text);
+  uint32_t id = texts.append(text);
   remember(text, hash, id);
   return id;
 }
 
 void TextTable::Spilled::remember(std::string_view text, size_t hash, uint32_t id) {
   if (text.size() <= kRecentLongest) recent_.put(hash, {std::string(text), id});
-}
-
-uint32_t TextTable::Spilled::append(std::string_view text) {
-  auto id = static_cast<uint32_t>(places.size());
-  places.add({used_, text.size()});
-  for (size_t done = 0; done < text.size();) {
-    size_t block = used_ / kBlock, at = used_ % kBlock;
-    if (block == blocks_.size()) blocks_.add(Block{});
-    size_t n = std::min(kBlock - at, text.size() - done);
-    std::memcpy(blocks_.edit(block).bytes.data() + at, text.data() + done, n);
-    done += n;
-    used_ += n;
-  }
-  return id;
-}
-
-std::string_view TextTable::Spilled::text(uint32_t id) {
-  Place p = places.get(id);
-  if (p.size == 0) return {};
-  size_t block = p.at / kBlock, at = p.at % kBlock;
-  if (at + p.size <= kBlock) return {blocks_.ref(block).bytes.data() + at, p.size};
-  joined_.clear();
-  for (uint64_t left = p.size; left > 0; at = 0) {
-    size_t n = std::min<uint64_t>(kBlock - at, left);
-    joined_.append(blocks_.ref(block++).bytes.data() + at, n);
-    left -= n;
-  }
-  return joined_;
 }
 
 std::string numbered_file(std::string_view name, uint64_t n) {

@@ -18,6 +18,7 @@
 #include "base/number_slots.h"
 #include "base/recent_set.h"
 #include "model/spill_store.h"
+#include "model/spilled_texts.h"
 #include "trace/graph_ops.h"
 #include "trace/noise.h"
 
@@ -44,16 +45,16 @@ class TextTable {
   uint32_t add(std::string_view text);
   // Good for as long as the table, or, once spilled, until its next use.
   std::string_view operator[](uint32_t id) const {
-    if (spilled_) return spilled_->text(id);
+    if (spilled_) return spilled_->texts.text(id);
     return {texts_[id].at, texts_[id].size};
   }
-  size_t size() const { return spilled_ ? spilled_->places.size() : texts_.size(); }
+  size_t size() const { return spilled_ ? spilled_->texts.size() : texts_.size(); }
   // From here on, the texts (those kept before included) in a temporary
   // file, with at most `resident_chunks` chunks of their bytes (4 KB each)
   // and of their places (8 KB) in memory: `tlscope diff` keeps two
   // compiles' worth of names a compile (model/spill_store.h).
   void spill(size_t resident_chunks);
-  bool spilled() const { return spilled_ && spilled_->places.spilled(); }
+  bool spilled() const { return spilled_ && spilled_->texts.spilled(); }
 
  private:
   struct Text {
@@ -70,31 +71,17 @@ class TextTable {
   // spilled table): it is not in slots_. Empty otherwise.
   std::vector<bool> repeats_;
 
-  // The texts of a spilled table: their bytes one after another in blocks,
-  // a text across two blocks put together when asked for.
+  // The texts of a spilled table, and the last met.
   class Spilled {
    public:
-    explicit Spilled(size_t resident_chunks) : places(resident_chunks), blocks_(resident_chunks) {}
+    explicit Spilled(size_t resident_chunks) : texts(resident_chunks) {}
     // Its number: that of the same text among the last met, else a new one.
     uint32_t add(std::string_view text, size_t hash);
-    // A new number, the text kept without looking for it.
-    uint32_t append(std::string_view text);
     // The text, of number `id`, among the last met (unless too long).
     void remember(std::string_view text, size_t hash, uint32_t id);
-    std::string_view text(uint32_t id);
-    struct Place {
-      uint64_t at = 0, size = 0;
-    };
-    SpillStore<Place, 512> places;
+    SpilledTexts texts;
 
    private:
-    static constexpr size_t kBlock = 4096;
-    struct Block {
-      std::array<char, kBlock> bytes;
-    };
-    SpillStore<Block, 1> blocks_;
-    uint64_t used_ = 0;   // bytes in blocks_
-    std::string joined_;  // the last text asked for that is in two blocks or more
     // The texts last met, by their hash, with their numbers: a compile's
     // file names come again in the next compiles, and are found here
     // without reading the file, each keeping its first number (and so its

@@ -11,9 +11,9 @@ class RecordFeed {
  public:
   virtual ~RecordFeed() = default;
   // In the order of the log, each kind; the kinds may come in any order
-  // between them. Views in the records are of the model's `texts`, but for
-  // a metrics record's `page`, which lasts only as long as the call (each
-  // compile has its own: the model does not keep them).
+  // between them. Views in the records last only as long as the call:
+  // the model keeps none of their texts (a fold copies what it keeps).
+  // (Fed from a model that kept its records, they are of its `texts`.)
   virtual void on_metrics(const MetricsRecord& r) = 0;
   virtual void on_recompile_reasons(const RecompileReasons& r) = 0;
   virtual void on_graph_break(const GraphBreakNote& n) = 0;

@@ -27,7 +27,8 @@ namespace tlscope::model {
 
 // One compilation_metrics record, as the analyses need it. One a compile:
 // its texts (names, failures, reasons, which repeat from compile to compile)
-// are views of the model's `texts`, kept there once (ReportModel::keep).
+// are views of the model's `texts`, kept there once (ReportModel::keep);
+// fed to a RecordFeed instead, views for the call.
 struct MetricsRecord {
   std::optional<trace::CompileId> id;  // raw id; nullopt when invalid
   uint32_t run = 1;
@@ -144,7 +145,7 @@ struct RecompileReasons {
 struct GraphBreakNote {
   std::optional<trace::CompileId> id;
   uint32_t run = 1;
-  std::string_view text;  // in ReportModel::texts: a break met again is kept once
+  std::string_view text;  // in ReportModel::texts (a break met again is kept once), or fed
   uint32_t count = 1;  // the same break this often (TORCH_LOGS text repeats them)
 };
 

@@ -14,6 +14,7 @@
 
 #include "analysis/diff.h"
 #include "analysis/doctor.h"
+#include "analysis/doctor_parts.h"
 #include "analysis_log.h"
 #include "figures_text.h"
 
@@ -40,6 +41,44 @@ const FrameReport* frame_named(const DoctorReport& d, const std::string& name) {
 
 CompileRef ref(const char* bare_id, uint32_t run = 1) {
   return {run, *trace::parse_bare_compile_id(bare_id)};
+}
+
+// A metrics record kept past its feed call reads its own texts: the views
+// it was given (the line's, which the next line overwrites) may go, and
+// moving it (a list that grows) keeps them.
+TEST(Doctor, AKeptMetricsRecordOwnsItsTexts) {
+  std::vector<std::string> line = {"compilation_metrics_7.html",
+                                   "forward",
+                                   "/src/model.py",
+                                   "Unsupported",
+                                   "a reason",
+                                   "/src/user.py",
+                                   "why it recompiled",
+                                   "restart one",
+                                   "restart two"};
+  model::MetricsRecord r;
+  r.page = line[0];
+  r.co_name = line[1];
+  r.co_filename = line[2];
+  r.fail_type = line[3];
+  r.fail_reason = line[4];
+  r.fail_file = line[5];
+  r.recompile_reason = line[6];
+  r.restart_reasons = {line[7], line[8]};
+  std::vector<detail::KeptRecord> kept;
+  kept.emplace_back(r);
+  for (auto& s : line) s.assign(s.size(), '#');
+  for (int i = 0; i < 100; ++i) kept.emplace_back(model::MetricsRecord{});
+  const model::MetricsRecord& k = kept.front().record();
+  EXPECT_EQ(k.page, "compilation_metrics_7.html");
+  EXPECT_EQ(k.co_name, "forward");
+  EXPECT_EQ(k.co_filename, "/src/model.py");
+  EXPECT_EQ(k.fail_type.value_or(""), "Unsupported");
+  EXPECT_EQ(k.fail_reason.value_or(""), "a reason");
+  EXPECT_EQ(k.fail_file.value_or(""), "/src/user.py");
+  EXPECT_EQ(k.recompile_reason.value_or(""), "why it recompiled");
+  EXPECT_EQ(k.restart_reasons, (std::vector<std::string_view>{"restart one", "restart two"}));
+  EXPECT_FALSE(kept.back().record().fail_type);
 }
 
 TEST(Doctor, EmptyModelHasNothingToSay) {

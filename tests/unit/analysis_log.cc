@@ -92,7 +92,7 @@ analysis::DoctorReport diagnose_log(const std::string& log) {
   auto [streamed, folded] = fold_log(log, true);
   EXPECT_TRUE(streamed.metrics.empty() && streamed.recompile_reasons.empty() &&
               streamed.graph_break_notes.empty() && streamed.loose_failures.empty() &&
-              streamed.frame_starts.size() == 0);
+              streamed.frame_starts.size() == 0 && streamed.texts.size() == 0);
   EXPECT_EQ(analysis::summary_json(folded, "test.log", "x"), want);
 
   analysis::DoctorFold reversed;  // metrics first, the artifacts after them

@@ -15,6 +15,7 @@
 
 #include "base/recent_set.h"
 #include "model/compile_index.h"
+#include "model/spilled_texts.h"
 
 namespace {
 
@@ -287,6 +288,27 @@ TEST(PayloadFile, ASpilledTextTableNamesEachTextItWasGiven) {
     EXPECT_EQ(copy.size(), by_id.size());
     EXPECT_EQ(copy.add("a text never given"), by_id.size());
   }
+}
+
+// Texts appended to a SpilledTexts come back by number, in any order,
+// whether they fit in a block, cross one or several (4 KB), or are empty;
+// past its one block in memory, from its temporary file.
+TEST(SpilledTexts, EachTextComesBackByItsNumber) {
+  std::mt19937 rng(3);
+  SpilledTexts texts(1);
+  std::vector<std::string> given;
+  for (int i = 0; i < 3000; ++i) {
+    size_t n = i % 100 == 7 ? 4096 + rng() % 9000 : i % 10 == 3 ? 0 : rng() % 300;
+    std::string s(n, ' ');
+    for (char& c : s) c = static_cast<char>('a' + rng() % 26);
+    ASSERT_EQ(texts.append(s), given.size());
+    given.push_back(s);
+    uint32_t old = static_cast<uint32_t>(rng() % given.size());
+    ASSERT_EQ(texts.text(old), given[old]);
+  }
+  EXPECT_EQ(texts.size(), given.size());
+  EXPECT_TRUE(texts.spilled());
+  for (uint32_t id = 0; id < given.size(); ++id) ASSERT_EQ(texts.text(id), given[id]);
 }
 
 // The index finds each entry by its compile id as a map would: ids that

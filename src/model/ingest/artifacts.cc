@@ -116,8 +116,9 @@ void string_artifact(IngestContext& ctx, const std::string& name) {
   if (name == "before_post_grad_graph") note_pass_baseline(ctx);
   auto* feed = ctx.b.options().feed;
   if (name == "dynamo_graph_break_reason") {
+    std::string_view text = ctx.rec.payload().substr(0, kMaxNoteBytes);
     model::GraphBreakNote note{ctx.env.compile_id, model.runs.current(),
-                               model.keep(ctx.rec.payload().substr(0, kMaxNoteBytes)), 1};
+                               feed ? text : model.keep(text), 1};  // fed: a view for the call
     if (feed)
       feed->on_graph_break(note);
     else

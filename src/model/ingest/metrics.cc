@@ -65,17 +65,21 @@ std::vector<std::string_view> strings_of(object o, const char* field) {
   return out;
 }
 
+// Its texts kept in the model once each; fed (the doctor's commands), views
+// of the record for the call, which the doctor copies what it keeps of.
 model::MetricsRecord summarize(object o, IngestContext& ctx) {
   model::ReportModel& model = ctx.b.model();
+  bool fed = ctx.b.options().feed != nullptr;
+  auto keep = [&](std::string_view t) { return fed ? t : model.keep(t); };
   auto kept = [&](std::optional<std::string_view> t) -> std::optional<std::string_view> {
-    if (t) return model.keep(*t);
+    if (t) return keep(*t);
     return std::nullopt;
   };
   model::MetricsRecord m;
   m.id = ctx.env.compile_id;
   m.lineno = ctx.rec.lineno;
-  m.co_name = model.keep(tj::str_field(o, "co_name").value_or(""));
-  m.co_filename = model.keep(tj::str_field(o, "co_filename").value_or(""));
+  m.co_name = keep(tj::str_field(o, "co_name").value_or(""));
+  m.co_filename = keep(tj::str_field(o, "co_filename").value_or(""));
   m.co_firstlineno = tj::i64_field(o, "co_firstlineno");
   m.start_time = tj::f64_field(o, "start_time");
   m.entire_frame_s = seconds(o, "entire_frame_compile_time_s",
@@ -94,7 +98,7 @@ model::MetricsRecord summarize(object o, IngestContext& ctx) {
   if (auto r = tj::field(o, "restart_reasons")) {
     m.restart_reasons_present = true;
     for (auto e : simdjson::dom::array(*r))
-      m.restart_reasons.push_back(model.keep(e.get_string().value_unsafe()));
+      m.restart_reasons.push_back(keep(e.get_string().value_unsafe()));
   }
   m.recompile_reason = kept(tj::str_field(o, "recompile_reason"));
   return m;
