@@ -48,7 +48,8 @@ std::vector<std::pair<FrameKey, FrameFigures>> frames_of(const DoctorReport& d) 
 // Each frame's reasons grouped on their own: a recompile is of one frame,
 // so a pattern's count over the log is the sum of its counts in the frames,
 // and its reason the first one in the frames' order. (The frames' lists
-// are not copied into one: 1-2 MB for a 1 GB log.)
+// are not copied into one: 1-2 MB for a 1 GB log.) The doctor that keeps
+// only figures has done so (DoctorReport::recompile_patterns).
 std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
   std::map<std::string, Pattern> out;
   auto add = [&](Category category, const std::string& reason, size_t compiles) {
@@ -58,11 +59,10 @@ std::map<std::string, Pattern> recompile_patterns(const DoctorReport& d) {
     if (p.reason.empty()) p.reason = reason;
     p.count += static_cast<uint32_t>(compiles);
   };
-  for (const auto& f : d.frames) {
+  for (const auto& f : d.frames)
     for (const auto& g : group_reasons(f.recompile_reasons))
       add(g.category, g.reason, g.compile_ids.size());
-    for (const auto& g : f.reason_patterns) add(g.category, g.reason, g.compiles);  // kFigures
-  }
+  for (const auto& g : d.recompile_patterns) add(g.category, g.reason, g.compiles);  // kFigures
   return out;
 }
 

@@ -133,6 +133,7 @@ class DoctorFold::State {
     out_.totals.runs = m.runs.count();
     place_frames();
     finish_recompile_reasons();
+    finish_patterns();
     // The frames' list made at its size: both doctors finish at the diff's
     // peak, where a list that doubled held 2 MB more for a pair of 2 GB logs
     // (bench/README.md, twenty-fourth pass).
@@ -162,14 +163,13 @@ class DoctorFold::State {
   // recompile_reasons artifact, then of the first recompile reason only
   // the metrics gave.
   // A frame's facts, and its detail apart: made only where the whole answer
-  // is (160 bytes a frame, where a FrameReport takes 192).
+  // is (112 bytes a frame, where a FrameReport takes 168).
   struct FrameState : FrameFacts {
     // (The flags first: they take the facts' last bytes of padding.)
     bool named = false, line_known = false;  // by the metrics' co_name, co_firstlineno
     bool started = false;                    // a dynamo_start stack named it
     bool placed = false;                     // in order_
     uint64_t first_metrics = kNever, first_artifact = kNever;
-    std::vector<uint32_t> patterns;  // kFigures: those of reason_patterns, by number
     // Without kFigures. Its recompile reasons stay where they are as frames
     // come (ReasonAt points at them).
     std::unique_ptr<FrameDetail> detail;
@@ -186,6 +186,7 @@ class DoctorFold::State {
       return f;
     }
   };
+  static_assert(sizeof(FrameState) <= 112, "a frame's state grew (see FrameState)");
 
   FrameState* find_frame(FrameKey key) { return frames_.find(key); }
   FrameState& frame(uint32_t run, uint32_t id) {
@@ -313,32 +314,75 @@ class DoctorFold::State {
     return false;
   }
 
-  // For the figures, a frame keeps each pattern once with the number of its
-  // compiles that list it, and the pattern of each compile is numbered
-  // (patterns_met_): 16-32 bytes a compile and pattern, where a reason and
-  // its place in a set took 260 (4 MB for a pair of 2 GB logs).
+  // For the figures, the patterns are numbered, the pattern of each compile
+  // is kept once (patterns_met_: 16-32 bytes a compile and pattern, where a
+  // reason and its place in a set took 260), and each frame's patterns
+  // with the number of its compiles that list them and its first reason
+  // (frame_patterns_: 40 bytes, where a frame's list of reasons took 150).
+  struct FramePattern {
+    static constexpr uint32_t kEmpty = UINT32_MAX;
+    uint32_t reason = kEmpty;  // in texts_ (kEmpty: "")
+    uint32_t compiles = 0;
+  };
 
   // `r` counted in its frame's patterns (kFigures) unless its compile
   // listed that pattern before.
-  bool add_pattern(const RecompileReason& r, FrameState* s) {
+  bool add_pattern(const RecompileReason& r, const FrameState& s) {
     std::string key = reason_pattern_key(r.category, r.reason);
-    auto number = static_cast<uint32_t>(pattern_numbers_.size());
-    number = pattern_numbers_.try_emplace(std::move(key), number).first->second;
-    if (!patterns_met_.insert(r.compile_id, number)) return false;
-    auto at = std::find(s->patterns.begin(), s->patterns.end(), number);
-    auto& list = s->reason_patterns;
-    if (at == s->patterns.end()) {
-      s->patterns.push_back(number);
-      list.push_back({r.category, r.reason, 0});
-      at = s->patterns.end() - 1;
-    }
-    ++list[static_cast<size_t>(at - s->patterns.begin())].compiles;
+    auto [number, added] = pattern_numbers_.try_emplace(
+        std::move(key), static_cast<uint32_t>(pattern_numbers_.size()));
+    if (added) pattern_categories_.push_back(r.category);
+    if (!patterns_met_.insert(r.compile_id, number->second)) return false;
+    uint64_t frame = *frames_.number_of(s.key());
+    auto [at, first] = frame_patterns_.try_emplace(frame << 32 | number->second);
+    if (first && !r.reason.empty()) at->second.reason = texts_.append(r.reason);
+    ++at->second.compiles;
     return true;
+  }
+
+  // kFigures: each pattern over the frames of the answer, with the reason
+  // of the first of them in the answer's order (most recompiles, then
+  // compile time, then order_) that gave one, as recompile_patterns() in
+  // analysis/diff.cc reads a whole answer.
+  void finish_patterns() {
+    if (frame_patterns_.empty()) return;
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> place(frames_.size(), kNone);
+    for (size_t i = 0; i < order_.size(); ++i)
+      place[*frames_.number_of(order_[i])] = static_cast<uint32_t>(i);
+    auto before = [&](uint32_t f, uint32_t g) {
+      const FrameState &a = frames_[f], &b = frames_[g];
+      if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
+      if (a.compile_time_s != b.compile_time_s) return a.compile_time_s > b.compile_time_s;
+      return place[f] < place[g];
+    };
+    struct Sum {
+      uint32_t frame = kNone, reason = FramePattern::kEmpty, compiles = 0;
+    };
+    std::vector<Sum> sums(pattern_categories_.size());
+    for (const auto& [key, p] : frame_patterns_) {
+      auto frame = static_cast<uint32_t>(key >> 32);
+      if (place[frame] == kNone) continue;  // not in the answer
+      Sum& sum = sums[static_cast<uint32_t>(key)];
+      sum.compiles += p.compiles;
+      if (p.reason != FramePattern::kEmpty && (sum.frame == kNone || before(frame, sum.frame))) {
+        sum.frame = frame;
+        sum.reason = p.reason;
+      }
+    }
+    for (size_t n = 0; n < sums.size(); ++n) {
+      if (!sums[n].compiles) continue;
+      std::string reason;
+      if (sums[n].reason != FramePattern::kEmpty) reason = texts_.text(sums[n].reason);
+      out_.recompile_patterns.push_back(
+          {pattern_categories_[n], std::move(reason), sums[n].compiles});
+    }
+    frame_patterns_.clear();
   }
 
   // Kept in its frame unless met before (for its compile).
   bool add_to_frame(RecompileReason&& r, FrameState* s) {
-    if (figures_only_) return add_pattern(r, s);
+    if (figures_only_) return add_pattern(r, *s);
     return add_reason(std::move(r), &s->details().recompile_reasons, &artifact_reasons_);
   }
 
@@ -459,7 +503,10 @@ class DoctorFold::State {
   model::CompileSet with_artifact_;
   ReasonSet artifact_reasons_, candidate_reasons_;
   std::unordered_map<std::string, uint32_t> pattern_numbers_;  // kFigures: "class|pattern"
+  std::vector<Category> pattern_categories_;                   // kFigures: by number
   model::TaggedCompileSet patterns_met_;                       // kFigures: (compile, pattern)
+  // kFigures: (frame's number in frames_, pattern)
+  std::unordered_map<uint64_t, FramePattern> frame_patterns_;
   std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.

@@ -30,9 +30,9 @@ struct RecompileReason {
   Category category = Category::kUnclassified;
 };
 
-// A frame's recompile reasons of one pattern (class and normalised reason,
-// as group_reasons() groups them): the first as PyTorch wrote it, and how
-// many recompiles list it.
+// Recompile reasons of one pattern (class and normalised reason, as
+// group_reasons() groups them): the first as PyTorch wrote it, and how many
+// recompiles list it.
 struct ReasonPattern {
   Category category = Category::kUnclassified;
   std::string reason;
@@ -49,9 +49,6 @@ struct FrameFacts {
   uint32_t compiles = 0, recompiles = 0, restarts = 0, failures = 0;
   double compile_time_s = 0;
   uint64_t max_graph_ops = 0;
-  // DoctorFold::Detail::kFigures: the recompile reasons by pattern instead,
-  // in the order group_reasons(recompile_reasons) would give them.
-  std::vector<ReasonPattern> reason_patterns;
   bool recompile_limit_hit = false;
 };
 
@@ -145,6 +142,10 @@ struct DoctorReport {
   std::vector<Advice> advice;
   std::vector<Expected> expected;
   std::vector<SlowCompile> slowest;  // slowest first, at most 20
+  // DoctorFold::Detail::kFigures: the frames' recompile reasons by pattern
+  // instead, each pattern once: its reason that of the first frame above
+  // to list it (the frame's first), its count that of all frames.
+  std::vector<ReasonPattern> recompile_patterns;
   std::string torch_version;
   // "torch_trace", or "torch_logs" for TORCH_LOGS text, with what its reader
   // counted.
@@ -162,10 +163,9 @@ DoctorReport diagnose(const model::ReportModel& model);
 class DoctorFold : public model::RecordFeed {
  public:
   // kFigures: for figures_of() only (what a diff reads, analysis/diff.h),
-  // in less memory. Its answer's frames list no compile ids nor file
-  // names, a frame's recompile reasons are given by pattern (class and
-  // normalised reason: FrameReport::reason_patterns), and there is no
-  // advice.
+  // in less memory. Its answer's frames list no compile ids, file names
+  // nor recompile reasons, which are given by pattern for the whole log
+  // instead (DoctorReport::recompile_patterns), and there is no advice.
   enum class Detail : uint8_t { kAnswer, kFigures };
   explicit DoctorFold(Detail detail = Detail::kAnswer);
   ~DoctorFold() override;

@@ -254,6 +254,43 @@ TEST(Doctor, RecompileReasonsAreSplitClassifiedAndGrouped) {
   EXPECT_TRUE(d.expected.empty());
 }
 
+// A pattern several frames list counts the recompiles of all of them, and
+// reads as the reason of the first of them in the answer (most recompiles,
+// then compile time, then as placed), as the doctor that keeps only a
+// diff's figures says too (diagnose_log).
+TEST(Doctor, APatternOfSeveralFramesReadsAsTheFirstFrameInTheAnswer) {
+  auto size = [](int expected, int actual) {
+    return "0/0: tensor 'x' size mismatch at index 0. expected " + std::to_string(expected) +
+           ", actual " + std::to_string(actual);
+  };
+  std::string log;
+  // frame: its recompiles' (expected, actual), seconds a compile
+  std::vector<std::pair<std::vector<std::pair<int, int>>, double>> frames = {
+      {{{8, 16}}, 9.0},
+      {{{4, 12}, {4, 20}}, 1.0},
+      {{{2, 6}, {2, 10}}, 5.0},
+      {{{3, 9}, {3, 7}}, 5.0}};
+  for (int f = 0; f < static_cast<int>(frames.size()); ++f) {
+    auto [sizes, seconds] = frames[static_cast<size_t>(f)];
+    std::string name = "f" + std::to_string(f);
+    log += at(f, 0, start()) + at(f, 0, metrics(name, seconds));
+    for (int c = 0; c < static_cast<int>(sizes.size()); ++c)
+      log += recompile(
+          f, c + 1,
+          {size(sizes[static_cast<size_t>(c)].first, sizes[static_cast<size_t>(c)].second)}, name,
+          seconds);
+  }
+  DoctorReport d = diagnose_log(log);
+  ASSERT_EQ(d.frames.size(), 4u);
+  EXPECT_EQ(d.frames[0].name, "f2");  // 2 recompiles, 15 s, placed before f3
+  DoctorFigures fig = figures_of(d);
+  ASSERT_EQ(fig.recompile_reasons.size(), 1u);
+  const DoctorFigures::Pattern& p = fig.recompile_reasons.begin()->second;
+  EXPECT_EQ(p.reason, "tensor 'x' size mismatch at index 0. expected 2, actual 6");
+  EXPECT_EQ(p.count, 7u);
+  EXPECT_EQ(p.category, Category::kShape);
+}
+
 TEST(GroupReasons, GroupsByClassAndPatternListingEachRecompileOnce) {
   auto r = [](const char* id, const char* text, Category c) {
     return RecompileReason{ref(id), "0/0", text, c};
