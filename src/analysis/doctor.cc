@@ -208,9 +208,8 @@ class DoctorFold::State {
   void fold_frame(const model::MetricsRecord& r, const CompileRef& ref) {
     if (!is_frame_compile(r.id) || r.id->autograd_id) return;
     FrameState& s = frame(r.run, *r.id->frame_id);
-    // (Named after a start or not, a frame takes the metrics' name.)
     s.first_metrics = std::min(s.first_metrics, metrics_);
-    if (!r.co_name.empty()) {
+    if (!r.co_name.empty()) {  // (named by its start or not)
       s.name = r.co_name;
       if (!figures_only_) s.details().filename = r.co_filename;
       s.named = true;

@@ -2,7 +2,8 @@
 // (SpillStore) but for a few in memory, each named by the number append()
 // gave it: what stays in memory does not grow with the texts. The bytes of
 // a spilled model::TextTable, and the texts the doctor holds until the end
-// of a log (its restart reasons and graph-break notes, analysis/doctor.cc).
+// of a log (its restart reasons, graph-break notes and the first reason of
+// each frame's recompile patterns, analysis/doctor.cc).
 #pragma once
 
 #include <array>

@@ -66,7 +66,7 @@ std::vector<std::string_view> strings_of(object o, const char* field) {
 }
 
 // Its texts kept in the model once each; fed (the doctor's commands), views
-// of the record for the call, which the doctor copies what it keeps of.
+// of the record's line for the call: the doctor copies what it keeps.
 model::MetricsRecord summarize(object o, IngestContext& ctx) {
   model::ReportModel& model = ctx.b.model();
   bool fed = ctx.b.options().feed != nullptr;
