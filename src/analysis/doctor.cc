@@ -104,7 +104,11 @@ class DoctorFold::State {
 
   void on_graph_break(const model::GraphBreakNote& n) {
     if (!n.id) return;
-    where_.try_emplace(ref_of(n.run, *n.id), user_frame_of(n.text));
+    CompileRef ref = ref_of(n.run, *n.id);
+    if (!where_.count(ref)) {
+      std::string at = user_frame_of(n.text);
+      where_.emplace(ref, at.empty() ? kNoText : texts_.append(at));
+    }
     notes_.push_back({n.id, n.run, texts_.append(n.text), n.count});
   }
 
@@ -155,6 +159,7 @@ class DoctorFold::State {
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
+  static constexpr uint32_t kNoText = UINT32_MAX;  // in texts_: ""
   using FrameKey = model::FrameKey;
 
   // A frame as the records met it. The answer lists the frames the
@@ -319,8 +324,7 @@ class DoctorFold::State {
   // with the number of its compiles that list them and its first reason
   // (frame_patterns_: 40 bytes, where a frame's list of reasons took 150).
   struct FramePattern {
-    static constexpr uint32_t kEmpty = UINT32_MAX;
-    uint32_t reason = kEmpty;  // in texts_ (kEmpty: "")
+    uint32_t reason = kNoText;  // in texts_
     uint32_t compiles = 0;
   };
 
@@ -356,7 +360,7 @@ class DoctorFold::State {
       return place[f] < place[g];
     };
     struct Sum {
-      uint32_t frame = kNone, reason = FramePattern::kEmpty, compiles = 0;
+      uint32_t frame = kNone, reason = kNoText, compiles = 0;
     };
     std::vector<Sum> sums(pattern_categories_.size());
     for (const auto& [key, p] : frame_patterns_) {
@@ -364,7 +368,7 @@ class DoctorFold::State {
       if (place[frame] == kNone) continue;  // not in the answer
       Sum& sum = sums[static_cast<uint32_t>(key)];
       sum.compiles += p.compiles;
-      if (p.reason != FramePattern::kEmpty && (sum.frame == kNone || before(frame, sum.frame))) {
+      if (p.reason != kNoText && (sum.frame == kNone || before(frame, sum.frame))) {
         sum.frame = frame;
         sum.reason = p.reason;
       }
@@ -372,7 +376,7 @@ class DoctorFold::State {
     for (size_t n = 0; n < sums.size(); ++n) {
       if (!sums[n].compiles) continue;
       std::string reason;
-      if (sums[n].reason != FramePattern::kEmpty) reason = texts_.text(sums[n].reason);
+      if (sums[n].reason != kNoText) reason = texts_.text(sums[n].reason);
       out_.recompile_patterns.push_back(
           {pattern_categories_[n], std::move(reason), sums[n].compiles});
     }
@@ -467,9 +471,11 @@ class DoctorFold::State {
 
   void finish_graph_breaks() {
     for (const RestartReason r : restarts_) {
-      auto w = where_.find(r.ref);
       std::string reason(texts_.text(r.reason));
-      add_break(r.ref, first_line(reason), w == where_.end() ? "" : w->second, reason, r.category);
+      auto w = where_.find(r.ref);
+      std::string where;
+      if (w != where_.end() && w->second != kNoText) where = texts_.text(w->second);
+      add_break(r.ref, first_line(reason), where, reason, r.category);
     }
     for (const Note n : notes_) {
       if (!n.id) continue;  // (a chunk the file lost: none is kept without one)
@@ -509,7 +515,9 @@ class DoctorFold::State {
   std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.
-  std::unordered_map<CompileRef, std::string, model::CompileRefHash> where_;
+  // The user location of each compile's first graph-break artifact, in
+  // texts_ (a string took 60 bytes more a compile).
+  std::unordered_map<CompileRef, uint32_t, model::CompileRefHash> where_;
   // Both held until the end, and read once then, in log order: past two
   // chunks of each (32 KB a chunk) and of their texts, in a temporary file.
   static constexpr size_t kResidentChunks = 2;
