@@ -19,6 +19,10 @@ inline constexpr int kExitUsage = 2;
 int error(const std::string& msg, int code = kExitError);
 // Prints "Warning: <msg>".
 void warning(const std::string& msg);
+// A command's exit code once it is done: `rc`, unless a chunk of a
+// temporary file could not be read back while it ran (model::spill), which
+// it says, and then kExitError where `rc` was 0.
+int with_lost_chunks(int rc);
 
 // What a command accepts as its log argument.
 enum class LogArg {

@@ -298,5 +298,5 @@ int main(int argc, char** argv) {
   } catch (const std::system_error&) {
     work();  // no thread to be had: run on this one
   }
-  return rc;
+  return tlscope::cli::with_lost_chunks(rc);
 }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -39,6 +40,13 @@ bool write_at(int fd, uint64_t at, const void* bytes, size_t n) {
 void close_file(int fd) {
   if (fd >= 0) ::close(fd);
 }
+
+namespace {
+std::atomic<uint64_t> lost{0};
+}
+
+void note_lost_chunk() { lost.fetch_add(1, std::memory_order_relaxed); }
+uint64_t lost_chunks() { return lost.load(std::memory_order_relaxed); }
 
 }  // namespace spill
 }  // namespace tlscope::model

@@ -28,6 +28,12 @@ int temporary_file();
 bool read_at(int fd, uint64_t at, void* bytes, size_t n);
 bool write_at(int fd, uint64_t at, const void* bytes, size_t n);
 void close_file(int fd);
+// Chunks that could not be read back from any store's file in this process
+// (its disk failed, or the file was cut short): each is counted when it
+// happens, and the command says so and fails (cli's main()), whatever it
+// was writing.
+void note_lost_chunk();
+uint64_t lost_chunks();
 }  // namespace spill
 
 // An iterator over a list whose operator[] gives copies (values read back
@@ -140,6 +146,7 @@ class SpillStore {
       auto k = std::make_unique<Chunk>();
       if (!spill::read_at(fd_, c * kChunkBytes, k->items.data(), kChunkBytes)) {
         lost_ = true;
+        spill::note_lost_chunk();
         k->items = {};
       }
       k->dirty = false;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -136,6 +137,56 @@ TEST(PayloadFileStore, WithoutATemporaryFolderAllStayInMemory) {
     setenv("TMPDIR", saved.c_str(), 1);
   else
     unsetenv("TMPDIR");
+}
+
+// The descriptors this process has open on files in `dir` (an unlinked
+// file shows as "<dir>/... (deleted)" in /proc/self/fd).
+std::vector<int> open_files_in(const std::string& dir) {
+  std::vector<int> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    std::string target = std::filesystem::read_symlink(e.path(), ec).string();
+    if (!ec && target.rfind(dir + "/", 0) == 0) out.push_back(std::stoi(e.path().filename()));
+  }
+  return out;
+}
+
+// Its temporary file cut short (a disk that failed): what cannot be read
+// back is counted, in the store and for the whole process (the command
+// then says so and fails: cli::with_lost_chunks), and reads as empty files.
+TEST(PayloadFileStore, AChunkThatCannotBeReadBackIsCounted) {
+  const char* old = std::getenv("TMPDIR");
+  std::string saved = old ? old : "";
+  char dir[] = "/tmp/tlscope_lost_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  setenv("TMPDIR", dir, 1);
+  uint64_t before = tlscope::model::spill::lost_chunks();
+  {
+    PayloadFileStore store(2);
+    for (uint32_t i = 0; i < 5 * PayloadFileStore::kChunkItems; ++i) store.add(file(i));
+    ASSERT_TRUE(store.spilled());
+    // In memory now: the first chunk, read back while the file is whole
+    // (so it need not be written again to make room), and the last.
+    uint32_t last = 5 * PayloadFileStore::kChunkItems - 1;
+    expect_file(store.get(0), 0, 0);
+    expect_file(store.get(last), last, 0);
+    EXPECT_FALSE(store.lost());
+    EXPECT_EQ(tlscope::model::spill::lost_chunks(), before);
+    std::vector<int> fds = open_files_in(dir);
+    ASSERT_EQ(fds.size(), 1u);
+    ASSERT_EQ(::ftruncate(fds[0], 0), 0);
+    // The second chunk is in the file only.
+    uint32_t second = PayloadFileStore::kChunkItems + 1;
+    EXPECT_EQ(store.get(second).number, 0u);
+    EXPECT_TRUE(store.lost());
+    EXPECT_EQ(tlscope::model::spill::lost_chunks(), before + 1);
+    expect_file(store.get(last), last, 0);  // still in memory
+  }
+  if (old)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  ::rmdir(dir);
 }
 
 }  // namespace
