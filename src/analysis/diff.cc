@@ -203,7 +203,7 @@ const NamedFile* named(const NamedFiles& by_name, std::string_view name) {
 // "[0/10]"), equal when the labels are ("[0/1]" is attempt 0 and no attempt
 // alike). The logs' compiles are paired by label.
 auto label_key(const model::IndexEntry* e) {
-  const trace::CompileId& c = *e->id;
+  const trace::CompileId c = *e->id();
   auto v = [](const std::optional<uint32_t>& n) { return n ? int64_t{*n} : int64_t{-1}; };
   return std::tuple(v(c.autograd_id), v(c.frame_id), v(c.frame_compile_id), c.attempt.value_or(0));
 }
@@ -216,7 +216,7 @@ bool label_less(const model::IndexEntry* x, const model::IndexEntry* y) {
 std::vector<const model::IndexEntry*> entries_of(const model::ReportModel& m) {
   std::vector<const model::IndexEntry*> out;
   for (const auto& e : m.index.entries())
-    if (e.id) out.push_back(&e);
+    if (e.id()) out.push_back(&e);
   std::stable_sort(out.begin(), out.end(), label_less);
   auto same = [](const auto* x, const auto* y) { return label_key(x) == label_key(y); };
   out.erase(std::unique(out.begin(), out.end(), same), out.end());
@@ -490,8 +490,8 @@ CompilesToCompare compiles_to_compare(const model::ReportModel& a, const model::
   for (auto [x, y] : pair_entries(a, b).both) {
     NamedFiles px = payload_files(*x, na), py = sorted(payload_files(*y, nb));
     if (same_payloads(px, py, *x, na, *y, nb)) continue;
-    out.a.push_back(*a.index.number_of(*x->id));  // paired entries have ids
-    out.b.push_back(*b.index.number_of(*y->id));
+    out.a.push_back(*a.index.number_of(*x->id()));  // paired entries have ids
+    out.b.push_back(*b.index.number_of(*y->id()));
     changed_payloads(px, na, py, nb, &out);
   }
   return out;

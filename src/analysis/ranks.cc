@@ -118,7 +118,7 @@ RankSummary summarize_rank(uint32_t rank, const std::string& log, const model::R
   r.log = log;
   std::vector<const model::Output*> outputs;
   for (const auto& e : m.index.entries()) {
-    if (e.id) r.compile_ids.insert(e.id->display());
+    if (auto id = e.id()) r.compile_ids.insert(id->display());
     for (const auto& o : e.outputs) {
       outputs.push_back(&o);
       if (o.is_link) continue;

@@ -37,7 +37,7 @@ int report_outcome(const std::string& log, const std::string& out, const jobs::R
   }
   if (s.strict_compile_id)
     for (const auto& e : result.model.index.entries())
-      if (!e.id) return error("Some log entries did not have compile id");
+      if (!e.id()) return error("Some log entries did not have compile id");
   return 0;
 }
 

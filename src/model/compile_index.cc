@@ -7,12 +7,36 @@
 
 namespace tlscope::model {
 
-size_t CompileIndex::Traits::hash(const Key& id) {
-  return id ? trace::CompileIdHash()(*id) : 0x9e3779b97f4a7c15ull;  // the "(unknown)" group
+PackedCompileId::PackedCompileId(const std::optional<trace::CompileId>& id) {
+  if (!id) return;
+  present_ = 1u << 4;
+  const std::optional<uint32_t>* parts[4] = {&id->autograd_id, &id->frame_id, &id->frame_compile_id,
+                                             &id->attempt};
+  for (int i = 0; i < 4; ++i)
+    if (*parts[i]) {
+      numbers_[i] = **parts[i];
+      present_ |= uint8_t(1u << i);
+    }
+}
+
+std::optional<trace::CompileId> PackedCompileId::unpack() const {
+  if (!(present_ >> 4)) return std::nullopt;
+  auto part = [&](int i) -> std::optional<uint32_t> {
+    if (present_ >> i & 1) return numbers_[i];
+    return std::nullopt;
+  };
+  return trace::CompileId{part(0), part(1), part(2), part(3)};
+}
+
+size_t PackedCompileId::hash() const {
+  uint64_t x = present_;
+  for (uint32_t n : numbers_) x = x * 0x9E3779B97F4A7C15ull + n;
+  return static_cast<size_t>(x ^ (x >> 29));
 }
 
 IndexEntry& CompileIndex::touch(const std::optional<trace::CompileId>& grouping) {
-  return *entries_.find_or_add(grouping, [&] { return IndexEntry{grouping, {}, {}}; }).first;
+  PackedCompileId key(grouping);
+  return *entries_.find_or_add(key, [&] { return IndexEntry(grouping); }).first;
 }
 
 PayloadFile CompileIndex::make_payload_file(std::string_view folder,

@@ -116,16 +116,43 @@ class Outputs {
   std::unique_ptr<std::vector<Output>> list_;
 };
 
-// 56 bytes: the id, then the 4-byte-aligned chain, then the pointer.
+// A grouping compile id, or none (the "(unknown)" group), in 20 bytes: its
+// four numbers and which of them are there, where an optional CompileId
+// takes 36 (a pair of 2 GB logs has 28,000 entries).
+class PackedCompileId {
+ public:
+  PackedCompileId() = default;
+  explicit PackedCompileId(const std::optional<trace::CompileId>& id);
+  std::optional<trace::CompileId> unpack() const;
+  bool operator==(const PackedCompileId&) const = default;
+  size_t hash() const;
+
+ private:
+  std::array<uint32_t, 4> numbers_{};  // absent ones 0
+  uint8_t present_ = 0;                // bit i: numbers_[i]; bit 4: an id at all
+};
+
+// 40 bytes: the id, the chain, then the pointer.
 struct IndexEntry {
-  std::optional<trace::CompileId> id;  // nullopt: the "(unknown)" group
+  IndexEntry() = default;
+  explicit IndexEntry(const std::optional<trace::CompileId>& grouping) : packed_id(grouping) {}
+  PackedCompileId packed_id;
   // With IngestOptions::payload_files (CompileIndex::payload_files).
   PayloadFileChain payload_files;
   Outputs outputs;  // with IngestOptions::outputs
-  std::string label() const { return id ? id->display() : "(unknown)"; }
+  // nullopt: the "(unknown)" group.
+  std::optional<trace::CompileId> id() const { return packed_id.unpack(); }
+  std::string label() const {
+    auto i = id();
+    return i ? i->display() : "(unknown)";
+  }
   // Key in compile_directory.json.
-  std::string json_key() const { return id ? id->display() : "unknown"; }
+  std::string json_key() const {
+    auto i = id();
+    return i ? i->display() : "unknown";
+  }
 };
+static_assert(sizeof(IndexEntry) <= 40, "an index entry grew (see IndexEntry)");
 
 class CompileIndex {
  public:
@@ -137,11 +164,11 @@ class CompileIndex {
   const std::deque<IndexEntry>& entries() const { return entries_.items(); }
   IndexEntry& entry(size_t i) { return entries_[i]; }
   const IndexEntry* find(const trace::CompileId& grouping) const {
-    return entries_.find(std::optional(grouping));
+    return entries_.find(PackedCompileId(grouping));
   }
   // Its number in entries(); none if it has no entry.
   std::optional<size_t> number_of(const trace::CompileId& grouping) const {
-    return entries_.number_of(std::optional(grouping));
+    return entries_.number_of(PackedCompileId(grouping));
   }
   // A payload file at "<folder>/<numbered name>", or with no name at the
   // fixed path `folder` (its other fields to be set), and its adding to `e`.
@@ -203,9 +230,9 @@ class CompileIndex {
   // of table an entry, where a node map took about 70 (5,900 entries a
   // 1 GB log).
   struct Traits {
-    using Key = std::optional<trace::CompileId>;
-    static const Key& key(const IndexEntry& e) { return e.id; }
-    static size_t hash(const Key& id);
+    using Key = PackedCompileId;
+    static const Key& key(const IndexEntry& e) { return e.packed_id; }
+    static size_t hash(const Key& id) { return id.hash(); }
   };
   base::KeyedDeque<IndexEntry, Traits> entries_;
 };

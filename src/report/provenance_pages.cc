@@ -18,7 +18,10 @@ std::string read_back(const OutputDir& out, const std::string& rel) {
   return text;
 }
 
-std::string folder_of(const model::IndexEntry& e) { return e.id ? e.id->folder() : "unknown"; }
+std::string folder_of(const model::IndexEntry& e) {
+  auto id = e.id();
+  return id ? id->folder() : "unknown";
+}
 
 }  // namespace
 

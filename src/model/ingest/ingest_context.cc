@@ -42,7 +42,7 @@ void IngestContext::add_payload_facts(std::string_view where, std::optional<std:
                                       uint64_t number, bool holds_payload,
                                       trace::NoiseDigests::Graph graph) {
   // `tlscope diff` compares the payload files of compile ids only.
-  if (!b.options().payload_files || !entry->id || !rec.has_payload) return;
+  if (!b.options().payload_files || !entry->id() || !rec.has_payload) return;
   std::string_view md5 = env.has_payload();
   bool facts = b.options().noise_digests;
   if (md5.empty() && !facts) return;

@@ -72,7 +72,7 @@ void ModelBuilder::on_record(const trace::Record& rec) {
 }
 
 model::IndexEntry& ModelBuilder::scratch_entry(const std::optional<trace::CompileId>& grouping) {
-  scratch_entry_.id = grouping;
+  scratch_entry_.packed_id = model::PackedCompileId(grouping);
   scratch_entry_.outputs.clear();
   scratch_entry_.payload_files = {};
   return scratch_entry_;
