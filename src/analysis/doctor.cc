@@ -105,9 +105,9 @@ class DoctorFold::State {
   void on_graph_break(const model::GraphBreakNote& n) {
     if (!n.id) return;
     CompileRef ref = ref_of(n.run, *n.id);
-    if (!where_.count(ref)) {
+    if (!where_.contains(ref)) {
       std::string at = user_frame_of(n.text);
-      where_.emplace(ref, at.empty() ? kNoText : texts_.append(at));
+      where_.add(ref, at.empty() ? kNoText : texts_.append(at));
     }
     notes_.push_back({n.id, n.run, texts_.append(n.text), n.count});
   }
@@ -474,7 +474,7 @@ class DoctorFold::State {
       std::string reason(texts_.text(r.reason));
       auto w = where_.find(r.ref);
       std::string where;
-      if (w != where_.end() && w->second != kNoText) where = texts_.text(w->second);
+      if (w && *w != kNoText) where = texts_.text(*w);
       add_break(r.ref, first_line(reason), where, reason, r.category);
     }
     for (const Note n : notes_) {
@@ -517,7 +517,7 @@ class DoctorFold::State {
   // Graph breaks.
   // The user location of each compile's first graph-break artifact, in
   // texts_ (a string took 60 bytes more a compile).
-  std::unordered_map<CompileRef, uint32_t, model::CompileRefHash> where_;
+  model::CompileNumbers where_;
   // Both held until the end, and read once then, in log order: past two
   // chunks of each (32 KB a chunk) and of their texts, in a temporary file.
   static constexpr size_t kResidentChunks = 2;

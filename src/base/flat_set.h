@@ -25,8 +25,13 @@ class FlatSet {
     ++held_;
     return true;
   }
-  bool contains(const Key& k) const {
-    return !slots_.empty() && !(slots_[find(k)] == Traits::empty());
+  bool contains(const Key& k) const { return get(k) != nullptr; }
+  // The key kept that equals `k`, or null. (A key whose == compares part
+  // of it carries the rest as a value: model::CompileNumbers.)
+  const Key* get(const Key& k) const {
+    if (slots_.empty()) return nullptr;
+    const Key& at = slots_[find(k)];
+    return at == Traits::empty() ? nullptr : &at;
   }
   size_t size() const { return held_; }
   bool empty() const { return held_ == 0; }

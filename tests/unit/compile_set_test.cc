@@ -1,7 +1,9 @@
 // model::CompileSet and TaggedCompileSet (flat tables of packed compiles,
-// a node set for the rest) against std::set on random compiles.
+// a node set for the rest) and CompileNumbers against std::set and std::map
+// on random compiles.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <set>
 #include <tuple>
@@ -97,6 +99,30 @@ TEST(CompileSet, ATaggedSetKeysOnTheCompileAndItsNumber) {
   EXPECT_FALSE(one.insert(r, 1));
   EXPECT_FALSE(one.contains(r, 3));
   EXPECT_EQ(one.size(), 2u);
+}
+
+// Each compile keeps the number it was first given, whatever it is given
+// later, and one never given a number has none: as a std::map would.
+TEST(CompileSet, CompileNumbersKeepTheFirstNumberAsAMapWould) {
+  std::mt19937 rng(13);
+  tlscope::model::CompileNumbers numbers;
+  std::map<decltype(as_tuple(CompileRef{}, 0)), uint32_t> want;
+  for (int i = 0; i < 40000; ++i) {
+    CompileRef r = random_ref(rng);
+    uint32_t n = rng() % 4 == 0 ? UINT32_MAX : rng();  // all ones too
+    auto [it, added] = want.try_emplace(as_tuple(r, 0), n);
+    ASSERT_EQ(numbers.add(r, n), added) << r.id.display();
+    ASSERT_EQ(numbers.find(r), it->second) << r.id.display();
+  }
+  EXPECT_EQ(numbers.size(), want.size());
+  for (int i = 0; i < 20000; ++i) {
+    CompileRef r = random_ref(rng);
+    auto it = want.find(as_tuple(r, 0));
+    if (it == want.end())
+      ASSERT_FALSE(numbers.contains(r)) << r.id.display();
+    else
+      ASSERT_EQ(numbers.find(r), it->second) << r.id.display();
+  }
 }
 
 }  // namespace
