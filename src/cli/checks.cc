@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -24,15 +23,9 @@ int error(const std::string& msg, int code) {
 void warning(const std::string& msg) { std::fprintf(stderr, "Warning: %s\n", msg.c_str()); }
 
 int with_lost_chunks(int rc) {
-  uint64_t lost = model::spill::lost_chunks();
-  if (!lost) return rc;
-  const char* dir = std::getenv("TMPDIR");
-  error(
-      fmt::format("{} of tlscope's temporary files (in {}) could not be read back: what this "
-                  "command wrote or printed is incomplete. Check that folder's disk, or set "
-                  "TMPDIR to another folder, and run it again.",
-                  lost == 1 ? std::string("a chunk") : fmt::format("{} chunks", lost),
-                  dir && *dir ? dir : "/tmp"));
+  std::string lost = model::spill::lost_chunks_message();
+  if (lost.empty()) return rc;
+  error(lost);
   return rc ? rc : kExitError;
 }
 

@@ -48,5 +48,15 @@ std::atomic<uint64_t> lost{0};
 void note_lost_chunk() { lost.fetch_add(1, std::memory_order_relaxed); }
 uint64_t lost_chunks() { return lost.load(std::memory_order_relaxed); }
 
+std::string lost_chunks_message() {
+  uint64_t n = lost_chunks();
+  if (!n) return {};
+  const char* env = std::getenv("TMPDIR");
+  return (n == 1 ? std::string("a chunk") : std::to_string(n) + " chunks") +
+         " of tlscope's temporary files (in " + (env && *env ? env : "/tmp") +
+         ") could not be read back: what this command wrote or printed is incomplete. Check "
+         "that folder's disk, or set TMPDIR to another folder, and run it again.";
+}
+
 }  // namespace spill
 }  // namespace tlscope::model

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -34,6 +35,8 @@ void close_file(int fd);
 // was writing.
 void note_lost_chunk();
 uint64_t lost_chunks();
+// What to tell the user of them; "" when there are none.
+std::string lost_chunks_message();
 }  // namespace spill
 
 // An iterator over a list whose operator[] gives copies (values read back

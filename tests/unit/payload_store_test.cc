@@ -152,8 +152,8 @@ std::vector<int> open_files_in(const std::string& dir) {
 }
 
 // Its temporary file cut short (a disk that failed): what cannot be read
-// back is counted, in the store and for the whole process (the command
-// then says so and fails: cli::with_lost_chunks), and reads as empty files.
+// back is counted, in the store and for the whole process, and reads as
+// empty files; the command then says so.
 TEST(PayloadFileStore, AChunkThatCannotBeReadBackIsCounted) {
   const char* old = std::getenv("TMPDIR");
   std::string saved = old ? old : "";
@@ -182,6 +182,12 @@ TEST(PayloadFileStore, AChunkThatCannotBeReadBackIsCounted) {
     EXPECT_EQ(tlscope::model::spill::lost_chunks(), before + 1);
     expect_file(store.get(last), last, 0);  // still in memory
   }
+  // What the command says at its end (then failing: cli::with_lost_chunks).
+  std::string said = tlscope::model::spill::lost_chunks_message();
+  EXPECT_NE(said.find("of tlscope's temporary files (in " + std::string(dir) +
+                      ") could not be read back"),
+            std::string::npos)
+      << said;
   if (old)
     setenv("TMPDIR", saved.c_str(), 1);
   else
