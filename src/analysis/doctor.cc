@@ -150,14 +150,17 @@ class DoctorFold::State {
     out_.totals.failures = out_.failures.size();
     out_.slowest = slowest_.finish(m.chromium);
     if (!figures_only_) detail::build_advice(&out_);
-    std::stable_sort(out_.frames.begin(), out_.frames.end(), [](const auto& a, const auto& b) {
-      if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
-      return a.compile_time_s > b.compile_time_s;
-    });
+    std::stable_sort(out_.frames.begin(), out_.frames.end(), listed_before);
     return std::move(out_);
   }
 
  private:
+  // The answer's order of frames: most recompiles, then most compile time
+  // (ties keep order_, the frames' place in the log: a stable sort).
+  static bool listed_before(const FrameFacts& a, const FrameFacts& b) {
+    if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
+    return a.compile_time_s > b.compile_time_s;
+  }
   static constexpr uint64_t kNever = ~uint64_t{0};
   static constexpr uint32_t kNoText = UINT32_MAX;  // in texts_: ""
   using FrameKey = model::FrameKey;
@@ -344,9 +347,9 @@ class DoctorFold::State {
   }
 
   // kFigures: each pattern over the frames of the answer, with the reason
-  // of the first of them in the answer's order (most recompiles, then
-  // compile time, then order_) that gave one, as recompile_patterns() in
-  // analysis/diff.cc reads a whole answer.
+  // of the first of them in the answer's order (listed_before, then
+  // order_) that gave one, as recompile_patterns() in analysis/diff.cc
+  // reads a whole answer.
   void finish_patterns() {
     if (frame_patterns_.empty()) return;
     constexpr uint32_t kNone = UINT32_MAX;
@@ -355,9 +358,8 @@ class DoctorFold::State {
       place[*frames_.number_of(order_[i])] = static_cast<uint32_t>(i);
     auto before = [&](uint32_t f, uint32_t g) {
       const FrameState &a = frames_[f], &b = frames_[g];
-      if (a.recompiles != b.recompiles) return a.recompiles > b.recompiles;
-      if (a.compile_time_s != b.compile_time_s) return a.compile_time_s > b.compile_time_s;
-      return place[f] < place[g];
+      if (listed_before(a, b)) return true;
+      return !listed_before(b, a) && place[f] < place[g];
     };
     struct Sum {
       uint32_t frame = kNone, reason = kNoText, compiles = 0;
