@@ -2,6 +2,7 @@
 
 #include "analysis/doctor_parts.h"
 #include "analysis/graph_breaks.h"
+#include "base/flat_set.h"
 #include "base/keyed_deque.h"
 #include "model/spill_store.h"
 #include "model/spilled_texts.h"
@@ -322,13 +323,21 @@ class DoctorFold::State {
   }
 
   // For the figures, the patterns are numbered, the pattern of each compile
-  // is kept once (patterns_met_: 16-32 bytes a compile and pattern, where a
-  // reason and its place in a set took 260), and each frame's patterns
-  // with the number of its compiles that list them and its first reason
-  // (frame_patterns_: 40 bytes, where a frame's list of reasons took 150).
+  // is kept once (patterns_met_: 8-byte slots, 10-22 bytes a compile and
+  // pattern, where a reason and its place in a set took 260), and each
+  // frame's patterns with the number of its compiles that list them and its
+  // first reason (frame_patterns_: 16-byte slots, 21-43 bytes a frame and
+  // pattern, where a node map took about 56 and a frame's list of reasons
+  // 150).
   struct FramePattern {
-    uint32_t reason = kNoText;  // in texts_
+    uint64_t key = ~uint64_t{0};  // the frame's number << 32 | the pattern's
+    uint32_t reason = kNoText;    // in texts_
     uint32_t compiles = 0;
+    bool operator==(const FramePattern& o) const { return key == o.key; }  // the key alone
+  };
+  struct FramePatternKeys {
+    static constexpr FramePattern empty() { return {}; }
+    static size_t hash(const FramePattern& p) { return model::PackedKeys::hash(p.key); }
   };
 
   // `r` counted in its frame's patterns (kFigures) unless its compile
@@ -340,9 +349,9 @@ class DoctorFold::State {
     if (added) pattern_categories_.push_back(r.category);
     if (!patterns_met_.insert(r.compile_id, number->second)) return false;
     uint64_t frame = *frames_.number_of(s.key());
-    auto [at, first] = frame_patterns_.try_emplace(frame << 32 | number->second);
-    if (first && !r.reason.empty()) at->second.reason = texts_.append(r.reason);
-    ++at->second.compiles;
+    auto [at, first] = frame_patterns_.find_or_add({frame << 32 | number->second});
+    if (first && !r.reason.empty()) at->reason = texts_.append(r.reason);
+    ++at->compiles;
     return true;
   }
 
@@ -365,16 +374,18 @@ class DoctorFold::State {
       uint32_t frame = kNone, reason = kNoText, compiles = 0;
     };
     std::vector<Sum> sums(pattern_categories_.size());
-    for (const auto& [key, p] : frame_patterns_) {
-      auto frame = static_cast<uint32_t>(key >> 32);
-      if (place[frame] == kNone) continue;  // not in the answer
-      Sum& sum = sums[static_cast<uint32_t>(key)];
+    // (In any order: a pattern's frame is the first by before(), which
+    // orders every two frames.)
+    frame_patterns_.for_each([&](const FramePattern& p) {
+      auto frame = static_cast<uint32_t>(p.key >> 32);
+      if (place[frame] == kNone) return;  // not in the answer
+      Sum& sum = sums[static_cast<uint32_t>(p.key)];
       sum.compiles += p.compiles;
       if (p.reason != kNoText && (sum.frame == kNone || before(frame, sum.frame))) {
         sum.frame = frame;
         sum.reason = p.reason;
       }
-    }
+    });
     for (size_t n = 0; n < sums.size(); ++n) {
       if (!sums[n].compiles) continue;
       std::string reason;
@@ -513,7 +524,7 @@ class DoctorFold::State {
   std::vector<Category> pattern_categories_;                   // kFigures: by number
   model::TaggedCompileSet patterns_met_;                       // kFigures: (compile, pattern)
   // kFigures: (frame's number in frames_, pattern)
-  std::unordered_map<uint64_t, FramePattern> frame_patterns_;
+  base::FlatSet<FramePattern, FramePatternKeys> frame_patterns_;
   std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.

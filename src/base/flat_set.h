@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace tlscope::base {
@@ -32,6 +33,22 @@ class FlatSet {
     if (slots_.empty()) return nullptr;
     const Key& at = slots_[find(k)];
     return at == Traits::empty() ? nullptr : &at;
+  }
+  // The key kept that equals `k`, `k` itself added where none was, and
+  // whether it was: to change what a key carries beside what == compares.
+  std::pair<Key*, bool> find_or_add(const Key& k) {
+    if ((held_ + 1) * 4 > slots_.size() * 3) grow();
+    Key& at = slots_[find(k)];
+    if (!(at == Traits::empty())) return {&at, false};
+    at = k;
+    ++held_;
+    return {&at, true};
+  }
+  // Each key kept, in no order to rely on.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const Key& k : slots_)
+      if (!(k == Traits::empty())) f(k);
   }
   size_t size() const { return held_; }
   bool empty() const { return held_ == 0; }

@@ -12,6 +12,15 @@ std::optional<uint64_t> packed(const CompileRef& ref) {
          uint64_t{*id.frame_compile_id} << 1 | (id.attempt ? 1u : 0u);
 }
 
+std::optional<uint64_t> packed_with(const CompileRef& ref, uint32_t number) {
+  auto k = packed(ref);
+  if (!k) return std::nullopt;
+  uint64_t run = *k >> 48, frame = *k >> 24 & 0xffffff, compile = *k >> 1 & 0x7fffff;
+  if (run >= (1u << 6) || frame >= (1u << 20) || compile >= (1u << 16) || number >= (1u << 20))
+    return std::nullopt;
+  return run << 57 | frame << 37 | compile << 21 | (*k & 1) << 20 | number;
+}
+
 void RunTracker::begin_if_finished(const trace::CompileId& raw) {
   if (!raw.frame_id || raw.attempt.value_or(0) != 0 ||
       !finished_.contains({1, raw.metrics_bucket()}))

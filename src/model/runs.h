@@ -51,19 +51,27 @@ inline size_t frame_key_hash(FrameKey key) {
   return PackedKeys::hash(uint64_t{key.first} << 32 | key.second);
 }
 
+// A compile and a number (a compile's recompile-reason pattern, say) as
+// 64 bits, where both fit: the run under 2^6, frame id under 2^20, frame
+// compile id under 2^16 (as packed() takes them) and the number under
+// 2^20; nullopt otherwise. The top bit is clear, as packed()'s.
+std::optional<uint64_t> packed_with(const CompileRef& ref, uint32_t number);
+
 // A set of compiles: 8-byte slots for those packed() fits (all but a
 // compiled-autograd or restarted compile's), where an unordered_set took
 // about 70 bytes a compile. kTagged: each key is a compile and a number
-// (a compile's recompile-reason pattern, say), insert(ref, tag).
+// (a compile's recompile-reason pattern, say), insert(ref, tag), in 8-byte
+// slots too where packed_with() fits them (16 took a third of a pair of
+// 2 GB logs' growth: bench/README.md, thirty-first pass).
 template <bool kTagged>
 class CompileSetOf {
  public:
   bool insert(const CompileRef& ref, uint32_t tag = 0) {
-    if (auto k = packed(ref)) return packed_.insert(key(*k, tag));
+    if (auto k = key(ref, tag)) return packed_.insert(*k);
     return other_.insert({ref, tag}).second;
   }
   bool contains(const CompileRef& ref, uint32_t tag = 0) const {
-    if (auto k = packed(ref)) return packed_.contains(key(*k, tag));
+    if (auto k = key(ref, tag)) return packed_.contains(*k);
     return other_.count({ref, tag}) != 0;
   }
   size_t count(const CompileRef& ref) const { return contains(ref) ? 1 : 0; }
@@ -74,21 +82,11 @@ class CompileSetOf {
   }
 
  private:
-  struct Tagged {
-    uint64_t ref;
-    uint32_t tag;
-    bool operator==(const Tagged&) const = default;
-  };
-  struct TaggedKeys {
-    static constexpr Tagged empty() { return {PackedKeys::empty(), 0}; }
-    static size_t hash(const Tagged& t) { return PackedKeys::hash(t.ref ^ uint64_t{t.tag} << 40); }
-  };
-  using Key = std::conditional_t<kTagged, Tagged, uint64_t>;
-  static Key key(uint64_t k, uint32_t tag) {
+  static std::optional<uint64_t> key(const CompileRef& ref, uint32_t tag) {
     if constexpr (kTagged)
-      return {k, tag};
+      return packed_with(ref, tag);
     else
-      return k;
+      return packed(ref);
   }
   struct Other {
     CompileRef ref;
@@ -98,7 +96,7 @@ class CompileSetOf {
   struct OtherHash {
     size_t operator()(const Other& o) const { return CompileRefHash()(o.ref) * 1000003u ^ o.tag; }
   };
-  base::FlatSet<Key, std::conditional_t<kTagged, TaggedKeys, PackedKeys>> packed_;
+  base::FlatSet<uint64_t, PackedKeys> packed_;
   std::unordered_set<Other, OtherHash> other_;
 };
 using CompileSet = CompileSetOf<false>;

@@ -1,6 +1,7 @@
 // model::CompileSet and TaggedCompileSet (flat tables of packed compiles,
 // a node set for the rest) and CompileNumbers against std::set and std::map
-// on random compiles.
+// on random compiles; base::FlatSet with keys that carry a value against a
+// std::map.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/flat_set.h"
 #include "model/runs.h"
 
 namespace {
@@ -80,11 +82,29 @@ TEST(CompileSet, ATaggedSetKeysOnTheCompileAndItsNumber) {
   std::mt19937 rng(11);
   tlscope::model::TaggedCompileSet set;
   std::set<decltype(as_tuple(CompileRef{}, 0))> want;
+  // Either side of each bound of packed_with() (run 2^6, frame id 2^20,
+  // frame compile id 2^16, number 2^20): the keys it packs and those it
+  // leaves to the node set must not meet.
+  auto edge = [&](uint32_t bound) { return bound - 1 + rng() % 2; };
   for (int i = 0; i < 40000; ++i) {
     CompileRef r = random_ref(rng);
+    switch (rng() % 8) {
+      case 0:
+        r.run = edge(1u << 6);
+        break;
+      case 1:
+        r.id.frame_id = edge(1u << 20);
+        break;
+      case 2:
+        if (r.id.frame_compile_id) r.id.frame_compile_id = edge(1u << 16);
+        break;
+    }
     // Numbers past 2^24 too: the tag is part of the key, not mixed away.
-    uint32_t tag = rng() % 3 == 0 ? (1u << 24) + rng() % 3 : rng() % 5;
+    uint32_t tag = rng() % 3 == 0   ? (1u << 24) + rng() % 3
+                   : rng() % 4 == 0 ? edge(1u << 20)
+                                    : rng() % 5;
     bool added = want.insert(as_tuple(r, tag)).second;
+    ASSERT_EQ(set.contains(r, tag), !added) << r.id.display() << " " << tag;
     ASSERT_EQ(set.insert(r, tag), added) << r.id.display() << " " << tag;
     ASSERT_TRUE(set.contains(r, tag));
   }
@@ -99,6 +119,77 @@ TEST(CompileSet, ATaggedSetKeysOnTheCompileAndItsNumber) {
   EXPECT_FALSE(one.insert(r, 1));
   EXPECT_FALSE(one.contains(r, 3));
   EXPECT_EQ(one.size(), 2u);
+}
+
+// A compile and a number fit 64 bits up to each bound, and not past it;
+// the top bit, which marks an empty slot, stays clear.
+TEST(CompileSet, PackedWithFitsUpToItsBounds) {
+  using tlscope::model::packed_with;
+  CompileRef r;
+  r.run = 63;
+  r.id.frame_id = (1u << 20) - 1;
+  r.id.frame_compile_id = (1u << 16) - 1;
+  r.id.attempt = 0;
+  auto k = packed_with(r, (1u << 20) - 1);
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(*k >> 63, 0u);
+  EXPECT_NE(packed_with(r, (1u << 20) - 2), k);
+  r.id.attempt.reset();
+  EXPECT_NE(packed_with(r, (1u << 20) - 1), k);  // the attempt's absence is kept
+  EXPECT_FALSE(packed_with(r, 1u << 20));
+  CompileRef past = r;
+  past.run = 64;
+  EXPECT_FALSE(packed_with(past, 0));
+  past = r;
+  past.id.frame_id = 1u << 20;
+  EXPECT_FALSE(packed_with(past, 0));
+  past = r;
+  past.id.frame_compile_id = 1u << 16;
+  EXPECT_FALSE(packed_with(past, 0));
+  past = r;
+  past.id.attempt = 1;  // (a restart: packed() leaves it out)
+  EXPECT_FALSE(packed_with(past, 0));
+}
+
+// base::FlatSet with keys that carry a value (== compares part of them),
+// as the doctor's (frame, pattern) counts use it: find_or_add gives the
+// kept key to change, and for_each visits each key once, as a std::map
+// holds them.
+struct Counted {
+  uint64_t key = ~uint64_t{0};
+  uint32_t count = 0;
+  bool operator==(const Counted& o) const { return key == o.key; }
+};
+struct CountedKeys {
+  static constexpr Counted empty() { return {}; }
+  static size_t hash(const Counted& c) { return tlscope::model::PackedKeys::hash(c.key); }
+};
+
+TEST(FlatSet, FindOrAddChangesTheKeptKeyAndForEachVisitsEachOnce) {
+  std::mt19937 rng(17);
+  tlscope::base::FlatSet<Counted, CountedKeys> set;
+  std::map<uint64_t, uint32_t> want;
+  for (int i = 0; i < 30000; ++i) {
+    uint64_t key = rng() % 7000 | uint64_t{rng() % 3} << 40;
+    auto [at, added] = set.find_or_add({key, 0});
+    ASSERT_EQ(added, want.count(key) == 0) << key;
+    ASSERT_EQ(at->key, key);
+    at->count += 1 + i % 3;
+    want[key] += 1 + i % 3;
+  }
+  ASSERT_EQ(set.size(), want.size());
+  std::map<uint64_t, uint32_t> seen;
+  set.for_each(
+      [&](const Counted& c) { EXPECT_TRUE(seen.emplace(c.key, c.count).second) << c.key; });
+  EXPECT_EQ(seen, want);
+  const Counted* kept = set.get({want.begin()->first, 0});
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->count, want.begin()->second);
+  set.clear();
+  size_t visits = 0;
+  set.for_each([&](const Counted&) { ++visits; });
+  EXPECT_EQ(visits, 0u);
+  EXPECT_TRUE(set.find_or_add({5, 0}).second);  // usable again after clear()
 }
 
 // Each compile keeps the number it was first given, whatever it is given
