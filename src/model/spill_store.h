@@ -94,8 +94,14 @@ class SpillStore {
   uint32_t add(const T& v) {
     size_t c = size_ / kChunk;
     if (c == chunks_.size()) {
-      make_room(SIZE_MAX);
-      chunks_.push_back(std::make_unique<Chunk>());
+      auto k = make_room(SIZE_MAX);
+      if (k) {
+        k->items.fill(T{});  // (so that its file's bytes are a new chunk's)
+        k->dirty = true;
+      } else {
+        k = std::make_unique<Chunk>();
+      }
+      chunks_.push_back(std::move(k));
       resident_.push_back(c);
     }
     Chunk& k = chunk(c);
@@ -145,12 +151,12 @@ class SpillStore {
 
   Chunk& chunk(size_t c) const {
     if (!chunks_[c]) {
-      make_room(c);
-      auto k = std::make_unique<Chunk>();
+      auto k = make_room(c);
+      if (!k) k = std::make_unique<Chunk>();
       if (!spill::read_at(fd_, c * kChunkBytes, k->items.data(), kChunkBytes)) {
         lost_ = true;
         spill::note_lost_chunk();
-        k->items = {};
+        k->items.fill(T{});
       }
       k->dirty = false;
       chunks_[c] = std::move(k);
@@ -161,25 +167,28 @@ class SpillStore {
   }
 
   // Below the limit, writing out the least recently asked-for chunk other
-  // than `keep` while not.
-  void make_room(size_t keep) const {
+  // than `keep` while not. The last chunk written out, for the caller's
+  // next one (a chunk read back took an allocation of 32-96 KB), or null.
+  std::unique_ptr<Chunk> make_room(size_t keep) const {
+    std::unique_ptr<Chunk> freed;
     while (resident_.size() >= limit_ && !no_file_) {
       size_t at = SIZE_MAX;  // in resident_
       for (size_t i = 0; i < resident_.size(); ++i)
         if (resident_[i] != keep &&
             (at == SIZE_MAX || chunks_[resident_[i]]->used < chunks_[resident_[at]]->used))
           at = i;
-      if (at == SIZE_MAX) return;
+      if (at == SIZE_MAX) return freed;
       size_t victim = resident_[at];
       const Chunk& k = *chunks_[victim];
       if (k.dirty && !write(victim, k)) {
         no_file_ = true;  // kept in memory from here on
-        return;
+        return freed;
       }
-      chunks_[victim].reset();
+      freed = std::move(chunks_[victim]);
       resident_[at] = resident_.back();
       resident_.pop_back();
     }
+    return freed;
   }
 
   bool write(size_t c, const Chunk& k) const {
