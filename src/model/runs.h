@@ -61,8 +61,8 @@ std::optional<uint64_t> packed_with(const CompileRef& ref, uint32_t number);
 // compiled-autograd or restarted compile's), where an unordered_set took
 // about 70 bytes a compile. kTagged: each key is a compile and a number
 // (a compile's recompile-reason pattern, say), insert(ref, tag), in 8-byte
-// slots too where packed_with() fits them (16 took a third of a pair of
-// 2 GB logs' growth: bench/README.md, thirty-first pass).
+// slots too where packed_with() fits them (16-byte ones took twice the
+// memory: bench/README.md, thirty-first pass).
 template <bool kTagged>
 class CompileSetOf {
  public:
