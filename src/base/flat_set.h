@@ -18,14 +18,7 @@ template <typename Key, typename Traits>
 class FlatSet {
  public:
   // True when `k` was not there (and is now).
-  bool insert(const Key& k) {
-    if ((held_ + 1) * 4 > slots_.size() * 3) grow();
-    size_t i = find(k);
-    if (!(slots_[i] == Traits::empty())) return false;
-    slots_[i] = k;
-    ++held_;
-    return true;
-  }
+  bool insert(const Key& k) { return find_or_add(k).second; }
   bool contains(const Key& k) const { return get(k) != nullptr; }
   // The key kept that equals `k`, or null. (A key whose == compares part
   // of it carries the rest as a value: model::CompileNumbers.)
