@@ -83,7 +83,8 @@ class DoctorFold::State {
   explicit State(Detail detail)
       : figures_only_(detail == Detail::kFigures),
         artifact_reasons_(0, ReasonHash{figures_only_}, ReasonEq{figures_only_}),
-        candidate_reasons_(0, ReasonHash{figures_only_}, ReasonEq{figures_only_}) {}
+        candidate_reasons_(0, ReasonHash{figures_only_}, ReasonEq{figures_only_}),
+        failures_(figures_only_) {}
 
   void on_metrics(const model::MetricsRecord& r) {
     ++metrics_;
@@ -147,8 +148,7 @@ class DoctorFold::State {
     frames_.clear();
     frame_compiles_.clear();
     finish_graph_breaks();
-    out_.failures = failures_.finish();
-    out_.totals.failures = out_.failures.size();
+    out_.failures = failures_.finish(&out_.totals.failures);
     out_.slowest = slowest_.finish(m.chromium);
     if (!figures_only_) detail::build_advice(&out_);
     std::stable_sort(out_.frames.begin(), out_.frames.end(), listed_before);

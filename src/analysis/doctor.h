@@ -165,7 +165,8 @@ class DoctorFold : public model::RecordFeed {
   // kFigures: for figures_of() only (what a diff reads, analysis/diff.h),
   // in less memory. Its answer's frames list no compile ids, file names
   // nor recompile reasons, which are given by pattern for the whole log
-  // instead (DoctorReport::recompile_patterns), and there is no advice.
+  // instead (DoctorReport::recompile_patterns); there is no advice, and
+  // failures are counted (Totals::failures), not listed.
   enum class Detail : uint8_t { kAnswer, kFigures };
   explicit DoctorFold(Detail detail = Detail::kAnswer);
   ~DoctorFold() override;

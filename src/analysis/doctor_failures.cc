@@ -156,6 +156,10 @@ void FailureFold::on_metrics(const model::MetricsRecord& r) {
   }
   framed_lines_.push_back(r.lineno);
   if (!r.fail_type) return;
+  if (count_only_) {
+    ++counted_;
+    return;
+  }
   FailureReport f;
   f.compile_id = ref_of(r.run, *r.id);
   f.fail_type = *r.fail_type;
@@ -168,8 +172,10 @@ void FailureFold::on_metrics(const model::MetricsRecord& r) {
   failures_.push_back(std::move(f));
 }
 
-std::vector<FailureReport> FailureFold::finish() {
+std::vector<FailureReport> FailureFold::finish(uint64_t* count) {
   collect_outside_failures();
+  *count = counted_ + failures_.size();
+  if (count_only_) return {};
   for (auto& f : failures_) f.root_cause = root_exception(f.reason);
   return std::move(failures_);
 }

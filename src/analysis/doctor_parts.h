@@ -47,16 +47,23 @@ class KeptRecord {
 
 // The failures, fed every compilation metrics record and every failure
 // outside a frame: those of frames in the order of their metrics, then
-// those outside any frame, each with its root cause.
+// those outside any frame, each with its root cause. `count_only`: their
+// number alone (finish() gives none), where each kept a report, its texts
+// and an entry of `failing_` (DoctorFold::Detail::kFigures).
 class FailureFold {
  public:
+  explicit FailureFold(bool count_only = false) : count_only_(count_only) {}
   void on_metrics(const model::MetricsRecord& r);
   void on_loose_failure(const model::LooseFailureNote& n) { loose_.push_back(n); }
-  std::vector<FailureReport> finish();
+  // The failures, and `*count` set to their number (that of those it would
+  // give with count_only).
+  std::vector<FailureReport> finish(uint64_t* count);
 
  private:
   void collect_outside_failures();
 
+  const bool count_only_;
+  uint64_t counted_ = 0;  // count_only: the frames' failures
   std::vector<FailureReport> failures_;
   // Those of each bucket that no later metrics record has succeeded yet
   // (indexes in failures_).

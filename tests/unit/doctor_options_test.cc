@@ -63,6 +63,10 @@ size_t expect_same_answer(const fs::path& log) {
                          figured = light.finish(lightly.model);
   EXPECT_EQ(figures_text(analysis::figures_of(figured)), figures_text(analysis::figures_of(whole)))
       << log;
+  // It counts the failures and lists none.
+  EXPECT_EQ(figured.totals.failures, whole.failures.size()) << log;
+  EXPECT_EQ(whole.totals.failures, whole.failures.size()) << log;
+  EXPECT_TRUE(figured.failures.empty()) << log;
   // Each frame once in either answer, as a diff's merge of two logs' frames
   // takes them.
   EXPECT_EQ(frames_listed_twice(whole), std::vector<std::string>()) << log;
