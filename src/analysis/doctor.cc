@@ -329,15 +329,10 @@ class DoctorFold::State {
   // first reason (frame_patterns_: 16-byte slots, 21-43 bytes a frame and
   // pattern, where a node map took about 56 and a frame's list of reasons
   // 150).
+  // Keyed by the frame's number << 32 | the pattern's.
   struct FramePattern {
-    uint64_t key = ~uint64_t{0};  // the frame's number << 32 | the pattern's
-    uint32_t reason = kNoText;    // in texts_
+    uint32_t reason = kNoText;  // in texts_
     uint32_t compiles = 0;
-    bool operator==(const FramePattern& o) const { return key == o.key; }  // the key alone
-  };
-  struct FramePatternKeys {
-    static constexpr FramePattern empty() { return {}; }
-    static size_t hash(const FramePattern& p) { return model::PackedKeys::hash(p.key); }
   };
 
   // `r` counted in its frame's patterns (kFigures) unless its compile
@@ -349,7 +344,7 @@ class DoctorFold::State {
     if (added) pattern_categories_.push_back(r.category);
     if (!patterns_met_.insert(r.compile_id, number->second)) return false;
     uint64_t frame = *frames_.number_of(s.key());
-    auto [at, first] = frame_patterns_.find_or_add({frame << 32 | number->second});
+    auto [at, first] = frame_patterns_.find_or_add(frame << 32 | number->second);
     if (first && !r.reason.empty()) at->reason = texts_.append(r.reason);
     ++at->compiles;
     return true;
@@ -376,10 +371,10 @@ class DoctorFold::State {
     std::vector<Sum> sums(pattern_categories_.size());
     // (In any order: a pattern's frame is the first by before(), which
     // orders every two frames.)
-    frame_patterns_.for_each([&](const FramePattern& p) {
-      auto frame = static_cast<uint32_t>(p.key >> 32);
+    frame_patterns_.for_each([&](uint64_t key, const FramePattern& p) {
+      auto frame = static_cast<uint32_t>(key >> 32);
       if (place[frame] == kNone) return;  // not in the answer
-      Sum& sum = sums[static_cast<uint32_t>(p.key)];
+      Sum& sum = sums[static_cast<uint32_t>(key)];
       sum.compiles += p.compiles;
       if (p.reason != kNoText && (sum.frame == kNone || before(frame, sum.frame))) {
         sum.frame = frame;
@@ -524,7 +519,7 @@ class DoctorFold::State {
   std::vector<Category> pattern_categories_;                   // kFigures: by number
   model::TaggedCompileSet patterns_met_;                       // kFigures: (compile, pattern)
   // kFigures: (frame's number in frames_, pattern)
-  base::FlatSet<FramePattern, FramePatternKeys> frame_patterns_;
+  base::FlatMap<FramePattern, model::PackedKeys> frame_patterns_;
   std::vector<RecompileReason> candidates_;  // the metrics' reasons, with their frames
   std::vector<FrameKey> candidate_frames_;
   // Graph breaks.

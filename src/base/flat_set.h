@@ -6,9 +6,13 @@
 //
 // Traits: `static Key empty()` (a key never inserted, which marks a free
 // slot) and `static size_t hash(const Key&)`.
+//
+// FlatMap, below: 64-bit keys with a small plain value each, in a FlatSet
+// of (key, value) slots.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -67,6 +71,45 @@ class FlatSet {
 
   std::vector<Key> slots_;  // a power of two of them, or none
   size_t held_ = 0;
+};
+
+// A map from 64-bit keys to small plain values, in one FlatSet whose slots
+// are (key, value) and compare by key: 16 bytes a slot for a value of up to
+// 8 bytes (model::CompileNumbers, the doctor's counts of a frame's
+// patterns). KeyTraits: `static uint64_t empty()` (a key never added) and
+// `static size_t hash(uint64_t)`.
+template <typename V, typename KeyTraits>
+class FlatMap {
+ public:
+  // The value of `key`, `fresh` added where it had none, and whether it was.
+  std::pair<V*, bool> find_or_add(uint64_t key, const V& fresh = V{}) {
+    auto [at, added] = slots_.find_or_add({key, fresh});
+    return {&at->value, added};
+  }
+  const V* find(uint64_t key) const {
+    const Slot* at = slots_.get({key, V{}});
+    return at ? &at->value : nullptr;
+  }
+  // f(key, value) for each, in no order to rely on.
+  template <typename F>
+  void for_each(F&& f) const {
+    slots_.for_each([&](const Slot& s) { f(s.key, s.value); });
+  }
+  size_t size() const { return slots_.size(); }
+  bool empty() const { return slots_.empty(); }
+  void clear() { slots_.clear(); }
+
+ private:
+  struct Slot {
+    uint64_t key;
+    V value;
+    bool operator==(const Slot& o) const { return key == o.key; }  // the key alone
+  };
+  struct Traits {
+    static constexpr Slot empty() { return {KeyTraits::empty(), V{}}; }
+    static size_t hash(const Slot& s) { return KeyTraits::hash(s.key); }
+  };
+  FlatSet<Slot, Traits> slots_;
 };
 
 }  // namespace tlscope::base

@@ -110,13 +110,13 @@ class CompileNumbers {
  public:
   // Gives `ref` the number `n` unless it has one; whether it did.
   bool add(const CompileRef& ref, uint32_t n) {
-    if (auto k = packed(ref)) return packed_.insert({*k, n});
+    if (auto k = packed(ref)) return packed_.find_or_add(*k, n).second;
     return other_.try_emplace(ref, n).second;
   }
   std::optional<uint32_t> find(const CompileRef& ref) const {
     if (auto k = packed(ref)) {
-      const Slot* s = packed_.get({*k, 0});
-      return s ? std::optional(s->number) : std::nullopt;
+      const uint32_t* n = packed_.find(*k);
+      return n ? std::optional(*n) : std::nullopt;
     }
     auto it = other_.find(ref);
     return it == other_.end() ? std::nullopt : std::optional(it->second);
@@ -125,16 +125,7 @@ class CompileNumbers {
   size_t size() const { return packed_.size() + other_.size(); }
 
  private:
-  struct Slot {
-    uint64_t ref;
-    uint32_t number;
-    bool operator==(const Slot& o) const { return ref == o.ref; }  // the key alone
-  };
-  struct SlotKeys {
-    static constexpr Slot empty() { return {PackedKeys::empty(), 0}; }
-    static size_t hash(const Slot& s) { return PackedKeys::hash(s.ref); }
-  };
-  base::FlatSet<Slot, SlotKeys> packed_;
+  base::FlatMap<uint32_t, PackedKeys> packed_;
   std::unordered_map<CompileRef, uint32_t, CompileRefHash> other_;
 };
 

@@ -96,8 +96,7 @@ class SpillStore {
     if (c == chunks_.size()) {
       auto k = make_room(SIZE_MAX);
       if (k) {
-        k->items.fill(T{});  // (so that its file's bytes are a new chunk's)
-        k->dirty = true;
+        k->items.fill(T{});  // (so that its file's bytes are a new chunk's; add marks it dirty)
       } else {
         k = std::make_unique<Chunk>();
       }

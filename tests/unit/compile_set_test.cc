@@ -1,7 +1,7 @@
 // model::CompileSet and TaggedCompileSet (flat tables of packed compiles,
 // a node set for the rest) and CompileNumbers against std::set and std::map
-// on random compiles; base::FlatSet with keys that carry a value against a
-// std::map.
+// on random compiles; base::FlatSet with keys that carry a value, and
+// base::FlatMap, against a std::map.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -214,6 +214,45 @@ TEST(CompileSet, CompileNumbersKeepTheFirstNumberAsAMapWould) {
     else
       ASSERT_EQ(numbers.find(r), it->second) << r.id.display();
   }
+}
+
+// A FlatMap keeps the value a key was first added with until it is changed
+// through find_or_add's pointer, finds each key it holds and no other, and
+// visits each once: as a std::map would.
+TEST(FlatMap, AgreesWithAMapThroughGrowthChangeAndClear) {
+  struct Value {
+    uint32_t first = 0, count = 0;
+  };
+  std::mt19937 rng(29);
+  tlscope::base::FlatMap<Value, tlscope::model::PackedKeys> map;
+  std::map<uint64_t, std::pair<uint32_t, uint32_t>> want;
+  for (int i = 0; i < 30000; ++i) {
+    uint64_t key = rng() % 9000 | uint64_t{rng() % 3} << 45;
+    uint32_t first = rng();
+    auto [at, added] = map.find_or_add(key, {first, 0});
+    auto [it, fresh] = want.try_emplace(key, first, 0);
+    ASSERT_EQ(added, fresh) << key;
+    ASSERT_EQ(at->first, it->second.first) << key;
+    ++at->count;
+    ++it->second.second;
+  }
+  ASSERT_EQ(map.size(), want.size());
+  for (uint64_t key = 0; key < 9100; ++key) {
+    const Value* v = map.find(key);
+    auto it = want.find(key);
+    ASSERT_EQ(v != nullptr, it != want.end()) << key;
+    if (v) EXPECT_EQ(v->count, it->second.second) << key;
+  }
+  std::map<uint64_t, std::pair<uint32_t, uint32_t>> seen;
+  map.for_each([&](uint64_t key, const Value& v) {
+    EXPECT_TRUE(seen.try_emplace(key, v.first, v.count).second) << key;
+  });
+  EXPECT_EQ(seen, want);
+  map.clear();
+  EXPECT_TRUE(map.empty());
+  EXPECT_EQ(map.find(want.begin()->first), nullptr);
+  EXPECT_TRUE(map.find_or_add(7).second);  // usable again after clear()
+  EXPECT_EQ(map.find(7)->count, 0u);
 }
 
 }  // namespace
