@@ -9,7 +9,7 @@ frames, some failed compiles, FX graphs, Triton output code, guards, chromium
 events, cache artifacts and compilation metrics.
 
 Usage:
-  python3 bench/gen_trace.py OUT.log --size-mb 100 [--seed 1] [--rank N]
+  python3 bench/gen_trace.py OUT.log --size-mb 100 [--seed 1] [--rank N] [--big-payload-mb M]
   python3 bench/gen_trace.py --ranks 8 --out-dir DIR --size-mb 50 [--jobs 2]
   python3 bench/gen_trace.py examples/example.log --example
 
@@ -31,10 +31,37 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from tracegen.doctor_cases import DOCTOR_CASES, write_doctor_case  # noqa: E402
 from tracegen.run import Gen, user_frames  # noqa: E402
-from tracegen.writer import SRC, Trace  # noqa: E402
+from tracegen.writer import B32, CACHE_DIR, SRC, Trace  # noqa: E402
 
 
-def write_log(path, size_mb, seed, rank, max_steps=None, example=False):
+def big_output_code(t, rng, mb):
+    """One inductor_output_code record of about `mb` MB for compile [0/0], as a large
+    model's generated code is: many kernels of one shape, each naming a cache path
+    with a hash (which differs between two runs of one program, so a diff of two
+    seeds meets a payload that differs by its hashes only)."""
+    lines, size, i = [], 0, 0
+    while size < mb * 1e6:
+        h = "".join(rng.choice(B32) for _ in range(51))
+        block = (
+            "# kernel path: %s%s/c%s.py\n"
+            "@triton.jit\n"
+            "def triton_poi_fused_add_mul_%d(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n"
+            "    xnumel = %d\n"
+            "    xoffset = tl.program_id(0) * XBLOCK\n"
+            "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+            "    xmask = xindex < xnumel\n"
+            "    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n"
+            "    tmp1 = tl.load(in_ptr1 + (xindex), xmask)\n"
+            "    tmp2 = tmp0 * tmp1 + tmp0\n"
+            "    tl.store(out_ptr0 + (xindex), tmp2, xmask)\n" % (CACHE_DIR, h[:2], h, i, 4096 * (1 + i % 64)))
+        lines.append(block)
+        size += len(block)
+        i += 1
+    t.emit(SRC["code"], '"inductor_output_code": {"filename": "%s/big.py"}' % CACHE_DIR.rstrip("/"),
+           t.ids(0, 0, 0), "".join(lines).rstrip("\n"))
+
+
+def write_log(path, size_mb, seed, rank, max_steps=None, example=False, big_payload_mb=0):
     """Write one log; returns (bytes, steps, counts)."""
     rng = random.Random(seed * 1000003 + (rank or 0))
     with open(path, "w", encoding="ascii", newline="\n") as out:
@@ -48,6 +75,8 @@ def write_log(path, size_mb, seed, rank, max_steps=None, example=False):
             g.rng = random.Random(seed)
             t.rng = rng
             steps = g.run_random(int(size_mb * 1e6), max_steps)
+            if big_payload_mb > 0:
+                big_output_code(t, rng, big_payload_mb)
         if rank is not None:  # execution order record without a compile id (multi-rank check)
             order = ["%d/%d" % (i, 0) for i in range(min(g.next_fid, 16))]
             t.emit(SRC["dist"], '"artifact": {"name": "graph_execution", "encoding": "json"}%s, "stack": %s'
@@ -74,6 +103,8 @@ def main():
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="processes for --ranks")
     ap.add_argument("--example", action="store_true", help="small deterministic demo log")
+    ap.add_argument("--big-payload-mb", type=float, default=0,
+                    help="end the log with one output-code payload of about this size (single-log mode)")
     ap.add_argument("--doctor-case", choices=DOCTOR_CASES, default=None,
                     help="small log showing one class of the compile doctor (tlscope summary)")
     a = ap.parse_args()
@@ -113,7 +144,8 @@ def main():
     d = os.path.dirname(a.out)
     if d:
         os.makedirs(d, exist_ok=True)
-    n, _, counts = write_log(a.out, a.size_mb, a.seed, a.rank, example=a.example)
+    n, _, counts = write_log(a.out, a.size_mb, a.seed, a.rank, example=a.example,
+                             big_payload_mb=a.big_payload_mb)
     dt = time.time() - t0
     print("wrote %s: %.2f MB in %.2f s (%.0f MB/s) %s" % (
         a.out, n / 1e6, dt, n / 1e6 / max(dt, 1e-9), " ".join("%s=%d" % kv for kv in sorted(counts.items()))))

@@ -3,6 +3,8 @@
 #
 #   bash bench/run_bench.sh [BINARY] [SIZES_MB...]          (default: build/tlscope 100)
 #   bash bench/run_bench.sh [BINARY] --ranks 64 --rank-mb 50 (multi-rank, --all-ranks-html)
+#   bash bench/run_bench.sh [BINARY] 100 --big-payload-mb 48  (each log ends with one
+#                                                              output-code payload that large)
 #
 # Options: --seed N (generator seed, default 1), --repeat N (rounds of every
 # measurement; medians and the highest RSS kept, default 5), --keep-out (keep
@@ -27,8 +29,9 @@ RANK_MB=50
 SEED=1
 REPEAT=5
 KEEP_OUT=0
+BIG=0
 
-usage() { sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 first=1
 while [ $# -gt 0 ]; do
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --seed) SEED="$2"; shift 2 ;;
     --repeat) REPEAT="$2"; shift 2 ;;
     --keep-out) KEEP_OUT=1; shift ;;
+    --big-payload-mb) BIG="$2"; shift 2 ;;
     -*) echo "unknown option: $1" >&2; usage 2 ;;
     *)
       if [[ "$1" =~ ^[0-9]+([.][0-9]+)?$ ]]; then SIZES+=("$1")
@@ -123,7 +127,7 @@ ensure_log() {
     echo "reusing $log" >&2; return
   fi
   rm -f "$log.ok"
-  python3 "$GEN" "$log" --size-mb "$mb" --seed "$seed" >&2
+  python3 "$GEN" "$log" --size-mb "$mb" --seed "$seed" --big-payload-mb "$BIG" >&2
   stat -c %s "$log" >"$log.ok"
 }
 
@@ -256,14 +260,16 @@ if [ "$RANKS" -gt 0 ]; then
     "$dir" --all-ranks-html -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   echo; echo "multi-rank: $RANKS ranks x ~$RANK_MB MB ($dir)"
 else
+  big=""
+  if [ "$BIG" != 0 ]; then big="_big${BIG}mb"; fi
   for mb in "${SIZES[@]}"; do
-    log="$WORK/trace_${mb}mb_seed${SEED}.log"
-    check_space $(( ${mb%.*} * 7 + 100 ))
+    log="$WORK/trace_${mb}mb${big}_seed${SEED}.log"
+    check_space $(( (${mb%.*} + ${BIG%.*}) * 7 + 100 ))
     ensure_log "$log" "$mb"
-    other="$WORK/trace_${mb}mb_seed$((SEED + 1)).log"
+    other="$WORK/trace_${mb}mb${big}_seed$((SEED + 1)).log"
     ensure_log "$other" "$mb" $((SEED + 1))
-    out="$WORK/out_${mb}mb"
-    bench_input "size_${mb}" "$out" "$log" "$other" "$log" -- \
+    out="$WORK/out_${mb}mb${big}"
+    bench_input "size_${mb}${big:++${BIG}}" "$out" "$log" "$other" "$log" -- \
       "$log" -o "$out" --overwrite --no-browser ${TLSCOPE_BENCH_ARGS:-}
   done
 fi
