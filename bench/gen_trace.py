@@ -118,6 +118,8 @@ def main():
         n = write_doctor_case(a.out, a.doctor_case)
         print("wrote %s: %s case, %d bytes" % (a.out, a.doctor_case, n))
         return
+    if a.big_payload_mb and (a.ranks or a.example):
+        ap.error("--big-payload-mb is for single logs (not --ranks or --example)")
     if a.ranks:
         if not a.out_dir:
             ap.error("--ranks needs --out-dir")

@@ -54,6 +54,9 @@ while [ $# -gt 0 ]; do
   first=0
 done
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(100)
+if [ "$RANKS" -gt 0 ] && [ "$BIG" != 0 ]; then
+  echo "error: --big-payload-mb is for single logs, not --ranks" >&2; exit 2
+fi
 
 # Resolve the binary to an absolute path (we never cd, but be explicit in the output).
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
