@@ -54,6 +54,9 @@ while [ $# -gt 0 ]; do
   first=0
 done
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(100)
+if ! [[ "$BIG" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+  echo "error: --big-payload-mb wants a number of MB such as 48 or 0.5, not '$BIG'" >&2; exit 2
+fi
 if [ "$RANKS" -gt 0 ] && [ "$BIG" != 0 ]; then
   echo "error: --big-payload-mb is for single logs, not --ranks" >&2; exit 2
 fi
