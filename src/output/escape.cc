@@ -1,5 +1,6 @@
 #include "output/escape.h"
 
+#include <algorithm>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -133,6 +134,11 @@ void append_escaped(std::string* out, std::string_view text, bool known_utf8) {
     escape_valid(out, text.substr(i, j - i));
     i = j;
   }
+}
+
+size_t escape_cut(std::string_view text, size_t at) {
+  while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
+  return std::min(at, text.size());
 }
 
 }  // namespace tlscope::output

@@ -40,11 +40,19 @@ bool OutputDir::write_all(int fd, std::string_view data) {
 }
 
 void OutputDir::write_now(const std::string& rel, std::string_view content) {
-  bool atomic = atomic_.load(std::memory_order_relaxed);
-  std::string part = atomic ? rel + "~" : rel;
-  int fd = create(part);
+  std::string part;
+  int fd = open_whole(rel, &part);
   if (fd < 0) return;
-  bool ok = write_all(fd, content);
+  close_whole(rel, part, fd, write_all(fd, content));
+}
+
+int OutputDir::open_whole(const std::string& rel, std::string* part) {
+  *part = atomic_.load(std::memory_order_relaxed) ? rel + "~" : rel;
+  return create(*part);
+}
+
+void OutputDir::close_whole(const std::string& rel, const std::string& part, int fd, bool ok) {
+  bool atomic = part != rel;
   ok = ::close(fd) == 0 && ok;
   // rename() replaces a link of that name itself, never what it points to.
   if (atomic && ok) ok = ::renameat(root_fd_, part.c_str(), root_fd_, rel.c_str()) == 0;

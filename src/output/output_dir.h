@@ -118,6 +118,11 @@ class OutputDir {
   bool ensure_parent(const std::string& rel);
   bool ensure_dir_locked(const std::string& dir);
   void write_now(const std::string& rel, std::string_view data);
+  // A whole file written now, in pieces: open_whole() gives its descriptor
+  // (-1 on failure) and the name it is written to, close_whole() closes it
+  // and, when that name is a part file, renames it over `rel`.
+  int open_whole(const std::string& rel, std::string* part);
+  void close_whole(const std::string& rel, const std::string& part, int fd, bool ok);
   static bool write_all(int fd, std::string_view data);
   void worker();
 

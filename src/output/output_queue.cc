@@ -34,6 +34,8 @@ constexpr size_t kMd5Bytes = 4u << 20;
 // A batch goes to the writers when it holds this many bytes or jobs.
 constexpr size_t kBatchBytes = 2u << 20;
 constexpr size_t kBatchJobs = 256;
+// A page's log text is escaped and written this much at a time.
+constexpr size_t kEscapePieceBytes = 1u << 20;
 }  // namespace
 
 // The writer takes one batch at a time; the MD5 checks of several batches
@@ -362,18 +364,37 @@ void OutputDir::flush_md5() {
   if (!to_hash.empty()) check_md5(to_hash);
 }
 
+// A page with log text to escape is escaped and written a piece at a time:
+// a page that shows a long text (a large model's generated code) needs no
+// second whole copy of it, nor a buffer that doubles to hold one.
 void OutputDir::run_job(const Job& job, std::string* scratch) {
   if (job.kind != Job::kWrite) return;
   if (job.escapes.empty()) return write_now(job.rel, job.data);
+  std::string part;
+  int fd = open_whole(job.rel, &part);
+  if (fd < 0) return;
+  bool ok = true;
   scratch->clear();
+  auto write_out = [&](bool last) {
+    if (!last && scratch->size() < kEscapePieceBytes) return;
+    ok = write_all(fd, *scratch) && ok;
+    scratch->clear();
+  };
+  std::string_view data = job.data;
   size_t from = 0;
   for (const auto& e : job.escapes) {
-    scratch->append(job.data, from, e.at - from);
-    append_escaped(scratch, std::string_view(job.data).substr(e.at, e.size), e.utf8);
+    scratch->append(data.substr(from, e.at - from));
+    for (std::string_view text = data.substr(e.at, e.size); !text.empty();) {
+      size_t cut = escape_cut(text, std::min(text.size(), kEscapePieceBytes));
+      append_escaped(scratch, text.substr(0, cut), e.utf8);
+      text.remove_prefix(cut);
+      write_out(false);
+    }
     from = e.at + e.size;
   }
-  scratch->append(job.data, from);
-  write_now(job.rel, *scratch);
+  scratch->append(data.substr(from));
+  write_out(true);
+  close_whole(job.rel, part, fd, ok);
 }
 
 }  // namespace tlscope::output

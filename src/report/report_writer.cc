@@ -24,6 +24,8 @@
 namespace tlscope::report {
 namespace {
 constexpr const char* kRawJsonlPart = "raw.jsonl.part";
+// The most room handed to the reader for the payload after one it gave up.
+constexpr size_t kMostExchangedRoom = 4u << 20;
 
 // The doctor's section of index.html, with its charts.
 Html doctor_section(const model::ReportModel& m, const analysis::DoctorReport& d) {
@@ -70,8 +72,10 @@ void ReportWriter::on_record_end(const ingest::RecordFiles& files) {
   for (size_t i = 0; i < files.verbatim.size(); ++i) {
     std::string_view check = i == 0 ? md5 : std::string_view();
     if (i + 1 == files.verbatim.size() && files.payload_storage) {
-      // The reader gets room for a payload of about this size in exchange.
-      std::string data = out_->take_buffer(std::max<size_t>(files.payload.size(), 16u << 10));
+      // The reader gets room for a payload of about this size in exchange
+      // (up to a few MB: room for one rare large payload would sit unused).
+      std::string data = out_->take_buffer(
+          std::clamp<size_t>(files.payload.size(), 16u << 10, kMostExchangedRoom));
       data.swap(*files.payload_storage);
       out_->write_payload(files.verbatim[i], std::move(data), check);
     } else {

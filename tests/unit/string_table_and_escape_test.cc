@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "output/escape.h"
 #include "output/output_dir.h"
 #include "report/html.h"
 #include "report/template.h"
@@ -156,6 +157,45 @@ TEST(HtmlText, KeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(text("\xF4\x90\x80\x80").str(), kFffd + kFffd + kFffd + kFffd);
   // Escaping still applies around replaced bytes.
   EXPECT_EQ(text("<\xFE>&").str(), "&lt;" + kFffd + "&gt;&amp;");
+}
+
+// A long text is escaped a piece at a time by the writers: cut where
+// escape_cut() says, the pieces escape to the bytes of the whole, wherever the
+// cut is asked for, in valid text and around every kind of invalid byte.
+TEST(HtmlText, TextCutWhereEscapeCutSaysEscapesAsTheWhole) {
+  using tlscope::output::escape_cut;
+  // Valid characters, markup, and invalid bytes of every kind, '|' between.
+  std::vector<std::string> parts;
+  std::string_view all =
+      "a|<|&|\"|'|\n|\xC3\xA9|\xE2\x82\xAC|\xF0\x9F\x98\x80|\xFF|\x80|\xC0\xAF|\xE2\x82|"
+      "\xED\xA0\x80|\xF4\x90\x80\x80|\xBF\xBF\xBF";
+  for (size_t from = 0, bar = 0; bar != std::string_view::npos; from = bar + 1) {
+    bar = all.find('|', from);
+    parts.emplace_back(all.substr(from, bar == std::string_view::npos ? bar : bar - from));
+  }
+  ASSERT_EQ(parts.size(), 16u);
+  std::mt19937 rng(7);
+  for (int round = 0; round < 300; ++round) {
+    std::string t;
+    size_t n = rng() % 40;
+    for (size_t i = 0; i < n; ++i) t += parts[rng() % parts.size()];
+    std::string whole;
+    tlscope::output::append_escaped(&whole, t);
+    for (size_t at = 0; at <= t.size(); ++at) {
+      size_t cut = escape_cut(t, at);
+      ASSERT_GE(cut, at);
+      ASSERT_LE(cut, t.size());
+      // The cut is before a byte that starts something, or at the end.
+      if (cut < t.size()) ASSERT_NE(static_cast<unsigned char>(t[cut]) & 0xC0, 0x80);
+      if (cut > at) ASSERT_EQ(static_cast<unsigned char>(t[cut - 1]) & 0xC0, 0x80);
+      std::string pieces;
+      tlscope::output::append_escaped(&pieces, std::string_view(t).substr(0, cut));
+      tlscope::output::append_escaped(&pieces, std::string_view(t).substr(cut));
+      ASSERT_EQ(pieces, whole) << "cut at " << cut << " of " << t.size();
+    }
+  }
+  EXPECT_EQ(escape_cut("\xE2\x82\xAC", 1), 3u);  // past the sequence, to the end
+  EXPECT_EQ(escape_cut("ab", 5), 2u);
 }
 
 TEST(SafeUrl, KeepsRelativePathsAndWebUrls) {
