@@ -71,10 +71,11 @@ TEST(OutputDir, AnEscapedTextOfMegabytesIsWrittenWhole) {
   const char* bits[] = {
       "x = a < b && c > d;\n",         "\xE2\x82\xAC", "'q'", "\"s\"", "\xFF", "\xC3", "\x80\x80",
       "tmp0 = tl.load(in_ptr0 + x0)\n"};
-  // Characters that cross each megabyte's end, where the writer's pieces
-  // (of 1 MB) meet, and random text with invalid bytes around them.
+  // A character across each megabyte's end (the writer's first cut, asked
+  // at 1 MB, falls inside the first one), and random text with invalid bytes
+  // around them.
   for (size_t mb = 1; mb <= 5; ++mb) {
-    while (code.size() < (mb << 20) - mb) code += bits[rng() % 8];
+    while (code.size() < (mb << 20) - mb) code += bits[rng() % std::size(bits)];
     code.resize((mb << 20) - mb, 'x');
     code += mb % 2 ? "\xE2\x82\xAC" : "\xF0\x9F\x98\x80";
   }
